@@ -1,0 +1,54 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Resolves each request's relative URL against a base URL and adds default headers.
+///
+/// The request's path is *appended* to the base URL's path, so with the base
+/// `https://api.example.com/v1` the path `books/1` (or `/books/1`) becomes
+/// `https://api.example.com/v1/books/1`. Query items of both are kept, the base's first.
+/// Absolute request URLs are left as they are. Default headers never replace a header the
+/// request already has.
+public struct BaseRequestAdapter: RequestAdapter {
+    /// The URL that relative request paths are appended to.
+    public let baseURL: URL
+    /// Headers added to every request that does not set them itself.
+    public let headers: [String: String]
+
+    /// Creates an adapter for `baseURL`, adding `headers` to every request.
+    public init(baseURL: URL, headers: [String: String] = [:]) {
+        self.baseURL = baseURL
+        self.headers = headers
+    }
+
+    /// Resolves the URL and adds the default headers.
+    public func adapt(_ request: URLRequest) throws -> URLRequest {
+        var request = request
+        if let url = request.url, url.scheme == nil {
+            request.url = try resolve(url)
+        }
+        for (name, value) in headers where request.value(forHTTPHeaderField: name) == nil {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        return request
+    }
+
+    private func resolve(_ relative: URL) throws -> URL {
+        guard var base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
+            let tail = URLComponents(url: relative, resolvingAgainstBaseURL: false)
+        else { throw EndpointKitError.invalidURL(relative.relativeString) }
+        let head = base.percentEncodedPath.hasSuffix("/")
+            ? String(base.percentEncodedPath.dropLast()) : base.percentEncodedPath
+        let path = tail.percentEncodedPath
+        if !path.isEmpty {
+            base.percentEncodedPath = head + (path.hasPrefix("/") ? path : "/" + path)
+        }
+        let queries = [base.percentEncodedQuery, tail.percentEncodedQuery].compactMap { $0 }
+        base.percentEncodedQuery = queries.isEmpty ? nil : queries.joined(separator: "&")
+        if let fragment = tail.percentEncodedFragment { base.percentEncodedFragment = fragment }
+        guard let url = base.url else { throw EndpointKitError.invalidURL(relative.relativeString) }
+        return url
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Runs several adapters in order, each on the previous one's result.
+///
+/// An adapter's error fails the chain with ``EndpointKitError/requestAdapterFailed(adapter:underlying:)``
+/// naming that adapter's type.
+public struct RequestAdapterChain: RequestAdapter {
+    /// The adapters, in the order they run.
+    public let adapters: [any RequestAdapter]
+
+    /// Creates a chain that runs `adapters` in order.
+    public init(_ adapters: [any RequestAdapter]) {
+        self.adapters = adapters
+    }
+
+    /// Runs every adapter in order.
+    public func adapt(_ request: URLRequest) async throws -> URLRequest {
+        var request = request
+        for adapter in adapters {
+            request = try await RequestAdapterChain.run(adapter, on: request)
+        }
+        return request
+    }
+
+    /// Runs one adapter, naming it in any error it throws. Cancellation passes through.
+    static func run(_ adapter: any RequestAdapter, on request: URLRequest) async throws -> URLRequest {
+        do {
+            return try await adapter.adapt(request)
+        } catch let error as CancellationError {
+            throw error
+        } catch EndpointKitError.requestAdapterFailed(let name, let underlying) {
+            throw EndpointKitError.requestAdapterFailed(adapter: name, underlying: underlying)
+        } catch {
+            throw EndpointKitError.requestAdapterFailed(
+                adapter: String(describing: type(of: adapter)), underlying: error)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A ``Client`` built on Foundation's `URLSession`, on Linux and Apple platforms alike.
+///
+/// Each call runs the endpoint's `makeRequest()`, the ``requestAdapter``, the transfer, the
+/// endpoint's `validate` and `content`, then the ``responseObserver`` (once), and finally
+/// returns (async) or calls the completion handler on ``completionQueue``.
+///
+/// Subclass it to change any call: every request method is `open`, the async ones included.
+/// It owns its `URLSession`, which is invalidated when the client is deinitialised or
+/// ``invalidate(cancellingTasks:)`` is called; later calls fail with
+/// ``EndpointKitError/clientInvalidated`` instead of crashing.
+///
+/// `@unchecked Sendable`: the class is `open`, so the compiler cannot check subclasses; its own
+/// stored properties are immutable `let`s of `Sendable` types, and all mutable state lives in
+/// the locked box of its session delegate and per-call handlers.
+open class URLSessionClient: Client, @unchecked Sendable {
+    /// The queue completion handlers run on unless a call says otherwise. It is a private serial
+    /// queue, never the main queue (which nothing drives in a Linux command-line tool or server).
+    public static let defaultCompletionQueue = DispatchQueue(label: "EndpointKit.completion")
+
+    /// Transforms every request before it is sent (base URL, headers, credentials).
+    public let requestAdapter: any RequestAdapter
+    /// The queue completion handlers run on.
+    public let completionQueue: DispatchQueue
+    /// Sees the outcome of every call, once, before the caller does.
+    public let responseObserver: ResponseObserver?
+
+    let session: URLSession
+    let delegate: SessionDelegate
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - requestAdapter: Transforms every request; usually a ``BaseRequestAdapter``.
+    ///   - configuration: The session configuration; ``Foundation/URLSessionConfiguration/endpointKitDefault``
+    ///     lifts Foundation's limit of 6 connections per host.
+    ///   - completionQueue: Where completion handlers run; a private serial queue by default.
+    ///   - responseObserver: Called once per call with its outcome.
+    public init(
+        requestAdapter: any RequestAdapter,
+        configuration: URLSessionConfiguration = .endpointKitDefault,
+        completionQueue: DispatchQueue = URLSessionClient.defaultCompletionQueue,
+        responseObserver: ResponseObserver? = nil
+    ) {
+        self.requestAdapter = requestAdapter
+        self.completionQueue = completionQueue
+        self.responseObserver = responseObserver
+        let delegate = SessionDelegate()
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.name = "EndpointKit.session-delegate"
+        self.delegate = delegate
+        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+    }
+
+    /// Creates a client whose requests are resolved against `baseURL`.
+    public convenience init(
+        baseURL: URL,
+        configuration: URLSessionConfiguration = .endpointKitDefault,
+        completionQueue: DispatchQueue = URLSessionClient.defaultCompletionQueue,
+        responseObserver: ResponseObserver? = nil
+    ) {
+        self.init(
+            requestAdapter: BaseRequestAdapter(baseURL: baseURL), configuration: configuration,
+            completionQueue: completionQueue, responseObserver: responseObserver)
+    }
+
+    deinit {
+        invalidate()
+    }
+
+    /// Stops the client: calls made from now on fail with ``EndpointKitError/clientInvalidated``.
+    ///
+    /// - Parameter cancellingTasks: `true` cancels the calls in flight (they fail with
+    ///   `CancellationError` only if the caller cancelled; otherwise with a transport error);
+    ///   `false` lets them finish.
+    public final func invalidate(cancellingTasks: Bool = false) {
+        guard delegate.invalidate() else { return }
+        if cancellingTasks {
+            session.invalidateAndCancel()
+        } else {
+            session.finishTasksAndInvalidate()
+        }
+    }
+
+    /// Runs `endpoint` and calls `completionHandler` once, on ``completionQueue``, with its
+    /// content or error. `cancel()` on the returned `Progress` cancels the call.
+    @discardableResult
+    open func request<T: Endpoint>(
+        _ endpoint: T,
+        completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
+    ) -> Progress {
+        complete(on: completionQueue, completionHandler) { try await self.perform(endpoint) }
+    }
+
+    /// Runs `endpoint` and returns its content. Cancelling the calling `Task` cancels the
+    /// request (the connection is closed) and throws `CancellationError`.
+    open func request<T: Endpoint>(_ endpoint: T) async throws -> T.Content {
+        try await perform(endpoint)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension URLRequest {
+    /// Builds a request for `path`, which is relative to the client's base URL (see
+    /// ``BaseRequestAdapter``) unless it is an absolute URL.
+    ///
+    /// The path is percent-encoded as a path (a space becomes `%20`; `/` separates segments);
+    /// query names and values are percent-encoded so that reserved characters (`&`, `=`, `+`,
+    /// `#`, `?`) and non-ASCII text arrive as written.
+    ///
+    /// - Throws: ``EndpointKitError/invalidURL(_:)`` when no URL can be made of `path`.
+    public init(
+        _ method: HTTPMethod = .get, _ path: String, query: [URLQueryItem] = [],
+        headers: [String: String] = [:]
+    ) throws {
+        guard let url = URLRequest.url(path: path, query: query) else {
+            throw EndpointKitError.invalidURL(path)
+        }
+        self.init(url: url)
+        httpMethod = method.rawValue
+        for (name, value) in headers {
+            setValue(value, forHTTPHeaderField: name)
+        }
+    }
+
+    /// Sets a JSON body and `Content-Type: application/json`.
+    public mutating func setJSONBody<Value: Encodable>(
+        _ value: Value, encoder: JSONEncoder = JSONEncoder()
+    ) throws {
+        setBody(try encoder.encode(value), contentType: "application/json")
+    }
+
+    /// Sets an `application/x-www-form-urlencoded` body from the fields, in order.
+    public mutating func setFormBody(_ fields: [URLQueryItem]) {
+        let body = QueryEncoding.encode(fields)
+        setBody(Data(body.utf8), contentType: "application/x-www-form-urlencoded")
+    }
+
+    /// Sets a text body, UTF-8 encoded, with `text/plain; charset=utf-8` unless told otherwise.
+    public mutating func setTextBody(_ text: String, contentType: String = "text/plain; charset=utf-8") {
+        setBody(Data(text.utf8), contentType: contentType)
+    }
+
+    /// Sets a body and its `Content-Type`.
+    public mutating func setBody(_ data: Data, contentType: String) {
+        httpBody = data
+        setValue(contentType, forHTTPHeaderField: "Content-Type")
+    }
+
+    private static func url(path: String, query: [URLQueryItem]) -> URL? {
+        var components: URLComponents
+        if path.contains("://") {
+            guard let absolute = URLComponents(string: path) else { return nil }
+            components = absolute
+        } else {
+            components = URLComponents()
+            components.path = path
+        }
+        if !query.isEmpty {
+            let existing = components.percentEncodedQuery.map { [$0] } ?? []
+            components.percentEncodedQuery = (existing + [QueryEncoding.encode(query)])
+                .joined(separator: "&")
+        }
+        return components.url
+    }
+}

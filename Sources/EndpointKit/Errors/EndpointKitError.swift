@@ -1,0 +1,83 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The one error type EndpointKit throws. Each case carries the context needed to tell what
+/// failed and where; `description` reads as a sentence.
+///
+/// Cancellation is not a case: a cancelled call throws `CancellationError` (async API) or
+/// completes with `.failure(CancellationError())` (completion API).
+/// Errors thrown by your own ``Endpoint/validate(_:response:data:)`` or
+/// ``Endpoint/content(from:with:)`` (other than `DecodingError`) reach you unchanged.
+public enum EndpointKitError: Error, CustomStringConvertible, Sendable {
+    /// A string could not be made into a URL.
+    case invalidURL(String)
+    /// The endpoint's `makeRequest()` threw; `endpoint` is its type name.
+    case invalidRequest(endpoint: String, underlying: any Error)
+    /// A request adapter threw; `adapter` is its type name.
+    case requestAdapterFailed(adapter: String, underlying: any Error)
+    /// The request did not complete: connection refused or reset, DNS failure, TLS, timeout.
+    /// `underlying` is usually a `URLError`.
+    case transportFailed(url: URL?, underlying: any Error)
+    /// The server answered with a status the endpoint does not accept.
+    case unacceptableStatus(HTTPFailure)
+    /// The body could not be decoded into the endpoint's content.
+    case decodingFailed(DecodingFailure)
+    /// The server answered with something that is not an HTTP response.
+    case invalidResponse(url: URL?)
+    /// The client was invalidated; it takes no more requests.
+    case clientInvalidated
+    /// A redirect could not be followed faithfully (for example a body that cannot be replayed).
+    case redirectRefused(url: URL?, reason: String)
+
+    /// The HTTP status code, when the server answered.
+    public var statusCode: Int? {
+        switch self {
+        case .unacceptableStatus(let failure): failure.statusCode
+        case .decodingFailed(let failure): failure.statusCode
+        default: nil
+        }
+    }
+
+    /// The error this one wraps, if any.
+    public var underlyingError: (any Error)? {
+        switch self {
+        case .invalidRequest(_, let error), .requestAdapterFailed(_, let error),
+            .transportFailed(_, let error):
+            error
+        case .decodingFailed(let failure): failure.underlying
+        default: nil
+        }
+    }
+
+    /// A readable sentence naming what failed.
+    public var description: String {
+        switch self {
+        case .invalidURL(let string):
+            "Invalid URL '\(string)'"
+        case .invalidRequest(let endpoint, let error):
+            "\(endpoint) could not build its request: \(error)"
+        case .requestAdapterFailed(let adapter, let error):
+            "Request adapter \(adapter) failed: \(error)"
+        case .transportFailed(let url, let error):
+            "Request to \(url?.absoluteString ?? "<no URL>") failed: \(Self.describe(error))"
+        case .unacceptableStatus(let failure):
+            failure.description
+        case .decodingFailed(let failure):
+            failure.description
+        case .invalidResponse(let url):
+            "\(url?.absoluteString ?? "<no URL>") did not answer with an HTTP response"
+        case .clientInvalidated:
+            "The client was invalidated and takes no more requests"
+        case .redirectRefused(let url, let reason):
+            "Redirect from \(url?.absoluteString ?? "<no URL>") not followed: \(reason)"
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        guard let urlError = error as? URLError else { return "\(error)" }
+        return "\(urlError.localizedDescription) (URLError \(urlError.code.rawValue))"
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The context of a response whose status an endpoint did not accept.
+public struct HTTPFailure: Sendable, CustomStringConvertible {
+    /// The most bytes of a body an error keeps.
+    public static let bodyLimit = 64 * 1024
+
+    /// The status code, such as `404`.
+    public let statusCode: Int
+    /// The method of the request, such as `GET`.
+    public let method: String?
+    /// The URL of the request that got this answer.
+    public let url: URL?
+    /// The response headers, names as the server sent them.
+    public let headers: [String: String]
+    /// The body, or its first ``bodyLimit`` bytes.
+    public let body: Data
+
+    /// Captures a failed response.
+    public init(request: URLRequest?, response: HTTPURLResponse, body: Data) {
+        self.statusCode = response.statusCode
+        self.method = request?.httpMethod
+        self.url = response.url ?? request?.url
+        var headers: [String: String] = [:]
+        for case let (name as String, value as String) in response.allHeaderFields {
+            headers[name] = value
+        }
+        self.headers = headers
+        self.body = body.prefix(Self.bodyLimit)
+    }
+
+    /// The body as text, when it is UTF-8.
+    public var bodyText: String? { String(data: body, encoding: .utf8) }
+
+    /// For example `HTTP 404 (not found) from GET http://host/books/9: {"error":"no such book"}`.
+    public var description: String {
+        let status = HTTPURLResponse.localizedString(forStatusCode: statusCode)
+        let target = [method, url?.absoluteString].compactMap { $0 }.joined(separator: " ")
+        let snippet = BodySnippet.describe(body)
+        return "HTTP \(statusCode) (\(status)) from \(target.isEmpty ? "<no URL>" : target): \(snippet)"
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The one delegate of a client's `URLSession`. It routes every task's events to the handler
+/// registered for that task, because on Linux per-task delegates miss callbacks.
+///
+/// It also owns the client's "invalidated" flag: tasks are created under the same lock that
+/// sets it, so no task is ever created on an invalidated session (which kills the process on
+/// Linux).
+final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private struct Route {
+        let handler: any TaskHandler
+        /// The request as last sent, so redirects can replay its method and body.
+        var request: URLRequest
+    }
+
+    private struct State {
+        var routes: [Int: Route] = [:]
+        var isInvalidated = false
+    }
+
+    private let state = Locked(State())
+
+    /// Creates a task with `make` and routes its events to `handler`.
+    /// - Throws: ``EndpointKitError/clientInvalidated`` once ``invalidate()`` has run.
+    func register(
+        _ handler: any TaskHandler, for request: URLRequest, make: () -> URLSessionTask
+    ) throws -> URLSessionTask {
+        try state.withLock { state in
+            guard !state.isInvalidated else { throw EndpointKitError.clientInvalidated }
+            let task = make()
+            state.routes[task.taskIdentifier] = Route(handler: handler, request: request)
+            return task
+        }
+    }
+
+    /// Stops routing events for `task` (one that was never resumed).
+    func unregister(_ task: URLSessionTask) {
+        _ = state.withLock { $0.routes.removeValue(forKey: task.taskIdentifier) }
+    }
+
+    /// Refuses new tasks from now on; `false` if that had happened already.
+    func invalidate() -> Bool {
+        state.withLock { state in
+            defer { state.isInvalidated = true }
+            return !state.isInvalidated
+        }
+    }
+
+    private func handler(for task: URLSessionTask) -> (any TaskHandler)? {
+        state.withLock { $0.routes[task.taskIdentifier]?.handler }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        completionHandler(handler(for: dataTask)?.didReceive(response: response) ?? .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        handler(for: dataTask)?.didReceive(data: data)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64, totalBytesExpectedToSend: Int64
+    ) {
+        handler(for: task)?.didSend(
+            totalBytesSent: totalBytesSent, totalBytesExpectedToSend: totalBytesExpectedToSend)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        let next: URLRequest? = state.withLock { state in
+            guard var route = state.routes[task.taskIdentifier] else { return nil }
+            guard let next = Redirect.request(following: response, to: request, from: route.request)
+            else { return nil }
+            route.request = next
+            state.routes[task.taskIdentifier] = route
+            return next
+        }
+        completionHandler(next)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let route = state.withLock { $0.routes.removeValue(forKey: task.taskIdentifier) }
+        route?.handler.didComplete(error: error)
+    }
+
+    func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+        let routes = state.withLock { state in
+            state.isInvalidated = true
+            defer { state.routes = [:] }
+            return state.routes.values
+        }
+        for route in routes {
+            route.handler.didComplete(error: error ?? EndpointKitError.clientInvalidated)
+        }
+    }
+}
