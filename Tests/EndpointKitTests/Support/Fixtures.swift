@@ -1,0 +1,76 @@
+@testable import EndpointKit
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Calls `/echo` (or another path) with any method, query and body; decodes the echo.
+struct EchoEndpoint: JSONEndpoint {
+    typealias Content = Echo
+    var method: HTTPMethod = .get
+    var path = "echo"
+    var query: [URLQueryItem] = []
+    var headers: [String: String] = [:]
+    var configure: @Sendable (inout URLRequest) throws -> Void = { _ in }
+
+    func makeRequest() throws -> URLRequest {
+        var request = try URLRequest(method, path, query: query, headers: headers)
+        try configure(&request)
+        return request
+    }
+}
+
+struct GetBook: JSONEndpoint {
+    typealias Content = Book
+    var path = "books/1"
+    func makeRequest() throws -> URLRequest { try URLRequest(.get, path) }
+}
+
+struct ListBooks: JSONEndpoint {
+    typealias Content = [Book]
+    func makeRequest() throws -> URLRequest { try URLRequest(.get, "books") }
+}
+
+/// Any path, no content.
+struct PathEndpoint: Endpoint {
+    typealias Content = Void
+    var method: HTTPMethod = .get
+    let path: String
+    var query: [URLQueryItem] = []
+    func makeRequest() throws -> URLRequest { try URLRequest(method, path, query: query) }
+}
+
+/// Waits `seconds` on the server before it answers.
+struct SlowEndpoint: Endpoint {
+    typealias Content = Void
+    var seconds: Double = 10
+    func makeRequest() throws -> URLRequest {
+        try URLRequest(.get, "slow", query: [URLQueryItem(name: "seconds", value: String(seconds))])
+    }
+}
+
+struct FailingEndpoint: Endpoint {
+    typealias Content = Void
+    struct Failure: Error {}
+    func makeRequest() throws -> URLRequest { throw Failure() }
+}
+
+/// Records the observer's calls.
+final class ObserverLog: Sendable {
+    struct Call: Sendable {
+        let request: URLRequest?
+        let response: HTTPURLResponse?
+        let data: Data?
+        let error: (any Error)?
+    }
+
+    private let box = Locked<[Call]>([])
+    var calls: [Call] { box.withLock { $0 } }
+
+    var observer: ResponseObserver {
+        { [box] request, response, data, error in
+            box.withLock { $0.append(Call(request: request, response: response, data: data, error: error)) }
+        }
+    }
+}

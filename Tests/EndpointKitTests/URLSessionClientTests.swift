@@ -1,0 +1,193 @@
+import Foundation
+import XCTest
+
+@testable import EndpointKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+final class URLSessionClientTests: ServerTestCase {
+    func testGetDecodesTypedContentWithBothAPIs() async throws {
+        let book = try await client.request(GetBook())
+        XCTAssertEqual(book, Routes.books[0])
+
+        let result = await complete(ListBooks())
+        XCTAssertEqual(try result.get(), Routes.books)
+        XCTAssertEqual(server.requests.map(\.path), ["/books/1", "/books"])
+    }
+
+    func testEachMethodWithEachBodyReachesTheServer() async throws {
+        struct Payload: Codable, Sendable { let title: String; let tags: [String] }
+        let bodies: [(String, @Sendable (inout URLRequest) throws -> Void, String, String)] = [
+            ("json", { try $0.setJSONBody(Payload(title: "Dune", tags: ["sf"])) },
+             "application/json", #"{"title":"Dune","tags":["sf"]}"#),
+            ("form", { $0.setFormBody([.init(name: "title", value: "War & Peace"), .init(name: "q", value: "a+b=c")]) },
+             "application/x-www-form-urlencoded", "title=War%20%26%20Peace&q=a%2Bb%3Dc"),
+            ("text", { $0.setTextBody("héllo\nworld") }, "text/plain; charset=utf-8", "héllo\nworld"),
+        ]
+        for method in [HTTPMethod.post, .put, .patch, .delete] {
+            for (name, configure, contentType, expected) in bodies {
+                let echo = try await client.request(EchoEndpoint(method: method, configure: configure))
+                XCTAssertEqual(echo.method, method.rawValue, name)
+                XCTAssertEqual(echo.headers["content-type"], contentType, "\(method) \(name)")
+                if name == "json" {
+                    let decoded = try JSONDecoder().decode(Payload.self, from: Data(echo.body.utf8))
+                    XCTAssertEqual(decoded.title, "Dune")
+                } else {
+                    XCTAssertEqual(echo.body, expected, "\(method) \(name)")
+                }
+                XCTAssertEqual(echo.bodyLength, Data(echo.body.utf8).count)
+            }
+        }
+    }
+
+    func testAManualContentLengthIsReplacedNotSentTwice() async throws {
+        let endpoint = EchoEndpoint(method: .post) { request in
+            request.setTextBody("twelve bytes")
+            request.setValue("999", forHTTPHeaderField: "Content-Length")
+        }
+        let echo = try await client.request(endpoint)
+        XCTAssertEqual(echo.body, "twelve bytes")
+        XCTAssertEqual(echo.headers["content-length"], "12")
+    }
+
+    func testNoContentResponseGivesVoid() async throws {
+        try await client.request(PathEndpoint(path: "empty"))
+        let result = await complete(PathEndpoint(method: .delete, path: "empty"))
+        XCTAssertNoThrow(try result.get())
+    }
+
+    func testNon2xxCarriesStatusHeadersAndBody() async throws {
+        let endpoint = PathEndpoint(
+            path: "status", query: [.init(name: "code", value: "404"), .init(name: "body", value: "no such book")])
+        do {
+            try await client.request(endpoint)
+            XCTFail("expected an error")
+        } catch let EndpointKitError.unacceptableStatus(failure) {
+            XCTAssertEqual(failure.statusCode, 404)
+            XCTAssertEqual(failure.headers["X-Test"] ?? failure.headers["x-test"], "yes")
+            XCTAssertEqual(failure.bodyText, "no such book")
+            XCTAssertEqual(failure.method, "GET")
+            XCTAssertTrue(failure.description.contains("HTTP 404"), failure.description)
+            XCTAssertTrue(failure.description.contains("no such book"), failure.description)
+        }
+    }
+
+    func testProblemDetailsAndHTMLErrorsAreReadable() async throws {
+        let problem = await complete(PathEndpoint(path: "problem"))
+        let failure = try XCTUnwrap(problem.error as? EndpointKitError)
+        XCTAssertEqual(failure.statusCode, 422)
+        XCTAssertTrue(failure.description.contains("title is empty"), failure.description)
+
+        let html = await complete(PathEndpoint(path: "html-error"))
+        let htmlError = try XCTUnwrap(html.error as? EndpointKitError)
+        XCTAssertEqual(htmlError.statusCode, 502)
+        XCTAssertTrue(htmlError.description.contains("502 Bad Gateway"), htmlError.description)
+    }
+
+    func testMalformedJSONIsADecodingFailure() async throws {
+        do {
+            _ = try await client.request(GetBook(path: "malformed"))
+            XCTFail("expected an error")
+        } catch let EndpointKitError.decodingFailed(failure) {
+            XCTAssertEqual(failure.type, "Book")
+            XCTAssertEqual(failure.statusCode, 200)
+            XCTAssertTrue(failure.description.contains(#"{"id": 1, "title": "Du"#), failure.description)
+        }
+    }
+
+    func testWrongShapeNamesTheCodingPath() async throws {
+        do {
+            _ = try await client.request(GetBook(path: "wrong-shape"))
+            XCTFail("expected an error")
+        } catch let EndpointKitError.decodingFailed(failure) {
+            XCTAssertEqual(failure.codingPath, "author")
+            XCTAssertTrue(failure.description.contains("key 'name' not found at 'author'"), failure.description)
+        }
+    }
+
+    func testWrongContentTypeAndEmptyBodyAreNamed() async throws {
+        let html = await complete(GetBook(path: "not-json"))
+        let htmlError = try XCTUnwrap(html.error as? EndpointKitError)
+        XCTAssertTrue(htmlError.description.contains("Content-Type is 'text/html'"), htmlError.description)
+
+        let empty = await complete(GetBook(path: "empty-200"))
+        let emptyError = try XCTUnwrap(empty.error as? EndpointKitError)
+        XCTAssertTrue(emptyError.description.contains("the body is empty"), emptyError.description)
+    }
+
+    func testConnectionRefusedIsATransportError() async throws {
+        let closed = try await TestServer.start(Routes.standard)
+        let url = closed.baseURL
+        await closed.shutdown()
+        let client = URLSessionClient(baseURL: url)
+        defer { client.invalidate() }
+        do {
+            _ = try await client.request(GetBook())
+            XCTFail("expected an error")
+        } catch let EndpointKitError.transportFailed(failedURL, underlying) {
+            XCTAssertEqual(failedURL?.port, url.port)
+            XCTAssertEqual((underlying as? URLError)?.code, .cannotConnectToHost)
+        }
+    }
+
+    func testMakeRequestErrorNamesTheEndpoint() async throws {
+        let result = await complete(FailingEndpoint())
+        guard case EndpointKitError.invalidRequest(let name, let underlying)? = result.error else {
+            return XCTFail("unexpected \(String(describing: result.error))")
+        }
+        XCTAssertEqual(name, "FailingEndpoint")
+        XCTAssertTrue(underlying is FailingEndpoint.Failure)
+        XCTAssertTrue(server.requests.isEmpty)
+    }
+
+    func testInvalidatedClientFailsInsteadOfCrashing() async throws {
+        client.invalidate(cancellingTasks: true)
+        for _ in 0..<3 {
+            do {
+                _ = try await client.request(GetBook())
+                XCTFail("expected an error")
+            } catch EndpointKitError.clientInvalidated {}
+            let result = await complete(GetBook())
+            guard case EndpointKitError.clientInvalidated? = result.error else {
+                return XCTFail("unexpected \(result)")
+            }
+        }
+        client.invalidate()
+    }
+
+    func testCompletionRunsOnTheGivenQueue() async throws {
+        let queue = DispatchQueue(label: "test.completion")
+        let key = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: key, value: 7)
+        let client = URLSessionClient(baseURL: server.baseURL, completionQueue: queue)
+        defer { client.invalidate() }
+        let onQueue = await withCheckedContinuation { continuation in
+            client.request(GetBook()) { _ in continuation.resume(returning: DispatchQueue.getSpecific(key: key)) }
+        }
+        XCTAssertEqual(onQueue, 7)
+    }
+
+    func testSubclassCanOverrideBothAPIs() async throws {
+        final class CountingClient: URLSessionClient, @unchecked Sendable {
+            let count = Locked(0)
+            override func request<T: Endpoint>(_ endpoint: T) async throws -> T.Content {
+                count.withLock { $0 += 1 }
+                return try await super.request(endpoint)
+            }
+            override func request<T: Endpoint>(
+                _ endpoint: T, completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
+            ) -> Progress {
+                count.withLock { $0 += 10 }
+                return super.request(endpoint, completionHandler: completionHandler)
+            }
+        }
+        let client = CountingClient(baseURL: server.baseURL)
+        defer { client.invalidate() }
+        let asClient: any Client = client
+        _ = try await asClient.request(GetBook())
+        _ = await complete(GetBook(), on: client)
+        XCTAssertEqual(client.count.withLock { $0 }, 11)
+    }
+}
