@@ -30,7 +30,7 @@ extension URLSessionClient {
 
     /// Sends `request` as a data task and gathers its response, honouring task cancellation.
     func transfer(_ request: URLRequest) async throws -> (HTTPURLResponse, Data) {
-        let handler = DataTaskHandler(url: request.url)
+        let handler = DataTaskHandler(url: request.url, delegate: delegate)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 handler.onCompletion { continuation.resume(with: $0) }
@@ -42,7 +42,7 @@ extension URLSessionClient {
                         task.resume()
                     } else {
                         delegate.unregister(task)
-                        TaskLifecycle.cancelSoon(task)
+                        delegate.cancel(task)
                     }
                 } catch {
                     handler.finish(.failure(error))

@@ -38,7 +38,8 @@ open class URLSessionClient: Client, @unchecked Sendable {
     /// - Parameters:
     ///   - requestAdapter: Transforms every request; usually a ``BaseRequestAdapter``.
     ///   - configuration: The session configuration; ``Foundation/URLSessionConfiguration/endpointKitDefault``
-    ///     lifts Foundation's limit of 6 connections per host.
+    ///     lifts Foundation's limit of 6 connections per host. On Linux the client uses a copy
+    ///     without a `URLCache` (see Linux notes).
     ///   - completionQueue: Where completion handlers run; a private serial queue by default.
     ///   - responseObserver: Called once per call with its outcome.
     public init(
@@ -51,11 +52,16 @@ open class URLSessionClient: Client, @unchecked Sendable {
         self.completionQueue = completionQueue
         self.responseObserver = responseObserver
         let delegate = SessionDelegate()
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        queue.name = "EndpointKit.session-delegate"
         self.delegate = delegate
-        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        #if canImport(FoundationNetworking)
+            // On Linux a URLCache makes each task look up the cache before it loads, and a
+            // cancel that lands during that lookup crashes the process (TaskRegistry.swift:118,
+            // seen within 10,000 random cancellations). Responses are never cached on Linux.
+            let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+            configuration.urlCache = nil
+        #endif
+        self.session = URLSession(
+            configuration: configuration, delegate: delegate, delegateQueue: delegate.queue)
     }
 
     /// Creates a client whose requests are resolved against `baseURL`.

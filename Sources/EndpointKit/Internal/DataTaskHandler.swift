@@ -17,9 +17,11 @@ final class DataTaskHandler: TaskHandler {
 
     private let state = Locked(State())
     private let url: URL?
+    private let delegate: SessionDelegate
 
-    init(url: URL?) {
+    init(url: URL?, delegate: SessionDelegate) {
         self.url = url
+        self.delegate = delegate
     }
 
     /// Sets the completion before the task exists, so a cancel that arrives first is reported.
@@ -37,7 +39,7 @@ final class DataTaskHandler: TaskHandler {
     /// Cancels the call; safe from any thread, at any time, any number of times.
     func cancel() {
         if let task = state.withLock({ $0.lifecycle.cancel() }) {
-            TaskLifecycle.cancelSoon(task)
+            delegate.cancel(task)
         }
     }
 

@@ -24,6 +24,29 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     private let state = Locked(State())
 
+    /// The session's delegate queue: serial, and the only place tasks are cancelled.
+    let queue: OperationQueue
+
+    override init() {
+        queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.name = "EndpointKit.session-delegate"
+        super.init()
+    }
+
+    /// Cancels `task` on the delegate queue, never on the calling thread.
+    ///
+    /// Foundation on Linux has two hazards here. `cancel()` called from a thread that holds a
+    /// Swift task's lock (a cancellation handler) can deadlock, as `data(for:)` does. And a
+    /// `cancel()` that lands while the task's completion is being delivered on the delegate
+    /// queue finds the task gone from the session's registry and crashes the process
+    /// (`TaskRegistry.swift: Trying to access a behaviour for a task that in not in the
+    /// registry`). Completion is delivered in one operation on this serial queue, so a cancel
+    /// enqueued here runs wholly before it or wholly after it (when `cancel()` does nothing).
+    func cancel(_ task: URLSessionTask) {
+        queue.addOperation { task.cancel() }
+    }
+
     /// Creates a task with `make` and routes its events to `handler`.
     /// - Throws: ``EndpointKitError/clientInvalidated`` once ``invalidate()`` has run.
     func register(

@@ -52,11 +52,4 @@ struct TaskLifecycle {
         phase = .finished
         return true
     }
-
-    /// Cancels `task` off the calling thread. On Linux, `URLSessionTask.cancel()` waits for the
-    /// session's work queue while holding the task's lock; calling it from a thread that the
-    /// work queue waits on (a cancellation handler, a delegate callback) can deadlock.
-    static func cancelSoon(_ task: URLSessionTask) {
-        DispatchQueue.global().async { task.cancel() }
-    }
 }
