@@ -54,4 +54,20 @@ final class RedirectTests: ServerTestCase {
         XCTAssertEqual(crossOrigin.headers["x-keep"], "yes")
         XCTAssertEqual(other.requests.count, 1)
     }
+
+    func testRedirectLoopsEndWithAClearError() async throws {
+        let get = await complete(PathEndpoint(path: "loop"))
+        guard case EndpointKitError.transportFailed(_, let underlying)? = get.error else {
+            return XCTFail("unexpected \(get)")
+        }
+        XCTAssertEqual((underlying as? URLError)?.code, .httpTooManyRedirects)
+
+        let post = await complete(EchoEndpoint(method: .post, path: "loop") { $0.setTextBody("x") })
+        guard case EndpointKitError.redirectRefused(_, let reason)? = post.error else {
+            return XCTFail("unexpected \(post)")
+        }
+        XCTAssertTrue(reason.contains("more than 20 redirects"), reason)
+        XCTAssertEqual(server.requests.filter { $0.method == "POST" }.count, 21)
+        XCTAssertTrue(server.requests.filter { $0.method == "POST" }.allSatisfy { $0.body == Data("x".utf8) })
+    }
 }

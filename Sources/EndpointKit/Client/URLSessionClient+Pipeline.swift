@@ -15,7 +15,7 @@ extension URLSessionClient {
             try Task.checkCancellation()
             let adapted = try await RequestAdapterChain.run(requestAdapter, on: request ?? URLRequest.empty)
             request = adapted
-            (response, body) = try await transfer(Self.prepared(adapted))
+            (response, body) = try await transferFollowingRedirects(Self.prepared(adapted))
             guard let response, let body else { throw EndpointKitError.invalidResponse(url: adapted.url) }
             try endpoint.validate(adapted, response: response, data: body)
             let content = try Self.decode(endpoint, request: adapted, response: response, body: body)
@@ -26,6 +26,17 @@ extension URLSessionClient {
             responseObserver?(request, response, body, error)
             throw error
         }
+    }
+
+    /// Sends `request`, sending it again through each 307 or 308 that asks for its body.
+    func transferFollowingRedirects(_ request: URLRequest) async throws -> (HTTPURLResponse, Data) {
+        var request = request
+        for _ in 0...Redirect.limit {
+            let (response, body) = try await transfer(request)
+            guard let next = try Redirect.replay(after: response, of: request) else { return (response, body) }
+            request = next
+        }
+        throw EndpointKitError.redirectRefused(url: request.url, reason: "more than \(Redirect.limit) redirects")
     }
 
     /// Sends `request` as a data task and gathers its response, honouring task cancellation.

@@ -8,8 +8,9 @@ extension URLRequest {
     /// Builds a request for `path`, which is relative to the client's base URL (see
     /// ``BaseRequestAdapter``) unless it is an absolute URL.
     ///
-    /// The path is percent-encoded as a path (a space becomes `%20`; `/` separates segments);
-    /// query names and values are percent-encoded so that reserved characters (`&`, `=`, `+`,
+    /// The path is percent-encoded as a path (a space becomes `%20`; `/` separates segments).
+    /// A `?` in it starts a query written by hand (`"books?page=2"`), kept as written.
+    /// `query` names and values are percent-encoded so that reserved characters (`&`, `=`, `+`,
     /// `#`, `?`) and non-ASCII text arrive as written.
     ///
     /// - Throws: ``EndpointKitError/invalidURL(_:)`` when no URL can be made of `path`.
@@ -58,7 +59,12 @@ extension URLRequest {
             components = absolute
         } else {
             components = URLComponents()
-            components.path = path
+            let parts = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+            components.path = String(parts[0])
+            if parts.count == 2 {
+                components.percentEncodedQuery = String(parts[1])
+                    .addingPercentEncoding(withAllowedCharacters: QueryEncoding.handWritten)
+            }
         }
         if !query.isEmpty {
             let existing = components.percentEncodedQuery.map { [$0] } ?? []

@@ -4,23 +4,45 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// How a redirect is followed, as browsers and curl do (RFC 9110, 15.4):
-/// 307 and 308 repeat the method and body (Foundation on Linux drops the body);
-/// 303 turns anything but HEAD into a bodiless GET; 301 and 302 turn POST into GET.
-/// Credentials and cookies are not carried to another origin.
+/// How a redirect is followed, as browsers and curl do (RFC 9110, 15.4): 307 and 308 repeat
+/// the method and body; 303 turns anything but HEAD into a bodiless GET; 301 and 302 turn POST
+/// into GET and repeat other methods. Credentials and cookies are not carried to another origin.
+///
+/// Foundation on Linux drops the body of every redirected request. So the session delegate
+/// follows only redirects whose next request has no body, and declines the others; the client
+/// then sends those again itself (``replay(after:of:)``).
 enum Redirect {
-    static func request(
-        following response: HTTPURLResponse, to proposed: URLRequest, from previous: URLRequest
-    ) -> URLRequest? {
-        guard let url = proposed.url else { return nil }
+    /// How many redirects one call follows, as on Darwin.
+    static let limit = 20
+
+    /// The request to send again after a redirect that the delegate declined, or `nil` when
+    /// `response` is the final answer.
+    static func replay(after response: HTTPURLResponse, of request: URLRequest) throws -> URLRequest? {
+        guard (300...399).contains(response.statusCode), response.statusCode != 304,
+            let location = response.value(forHTTPHeaderField: "Location"),
+            let url = URL(string: location, relativeTo: response.url ?? request.url)?.absoluteURL
+        else { return nil }
+        let next = Redirect.request(following: response, to: url, from: request)
+        guard carriesBody(next) else { return nil }
+        guard request.httpBodyStream == nil else {
+            throw EndpointKitError.redirectRefused(
+                url: request.url,
+                reason: "HTTP \(response.statusCode) asks to send the body again, but it is a stream")
+        }
+        return next
+    }
+
+    /// Whether Foundation would drop this request's body on a redirect.
+    static func carriesBody(_ request: URLRequest) -> Bool {
+        request.httpBody != nil || request.httpBodyStream != nil
+    }
+
+    /// The request that follows `previous` to `url` after `response`.
+    static func request(following response: HTTPURLResponse, to url: URL, from previous: URLRequest) -> URLRequest {
         var next = previous
         next.url = url
         let method = previous.httpMethod?.uppercased() ?? "GET"
         switch response.statusCode {
-        case 307, 308:
-            // A stream body was consumed by the first attempt and cannot be sent again; deliver
-            // the redirect response itself rather than sending an empty body.
-            if previous.httpBodyStream != nil { return nil }
         case 303 where method != "HEAD", 301 where method == "POST", 302 where method == "POST":
             next.httpMethod = "GET"
             next.httpBody = nil

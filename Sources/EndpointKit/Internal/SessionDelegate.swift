@@ -102,9 +102,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         let next: URLRequest? = state.withLock { state in
-            guard var route = state.routes[task.taskIdentifier] else { return nil }
-            guard let next = Redirect.request(following: response, to: request, from: route.request)
-            else { return nil }
+            guard var route = state.routes[task.taskIdentifier], let url = request.url else { return nil }
+            let next = Redirect.request(following: response, to: url, from: route.request)
+            // Foundation would send it without its body: decline, and the client replays it.
+            if Redirect.carriesBody(next) { return nil }
             route.request = next
             state.routes[task.taskIdentifier] = route
             return next

@@ -75,6 +75,8 @@ enum Routes {
             let seconds = Double(query["seconds"] ?? "") ?? 10
             try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
             try await response.send(body: Data("done".utf8))
+        case "/loop":
+            try await response.send(status: 307, headers: [("Location", "/loop")])
         case "/redirect":
             let status = Int(query["status"] ?? "") ?? 302
             try await response.send(status: status, headers: [("Location", query["to"] ?? "/echo")])
