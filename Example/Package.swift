@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The example app: a BookService over EndpointKit, an embedded demo server, and a CLI.
+// Its own package, so EndpointKit users never resolve Hummingbird or ArgumentParser.
+let package = Package(
+    name: "EndpointKitExample",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "book-demo", targets: ["BookDemo"]),
+    ],
+    dependencies: [
+        .package(name: "EndpointKit", path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .target(name: "BookKit", dependencies: [.product(name: "EndpointKit", package: "EndpointKit")]),
+        .target(
+            name: "DemoServer",
+            dependencies: [
+                "BookKit", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "BookDemo",
+            dependencies: [
+                "BookKit", "DemoServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(name: "BookKitTests", dependencies: ["BookKit", "DemoServer"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

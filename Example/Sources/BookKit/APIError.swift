@@ -1,0 +1,34 @@
+import EndpointKit
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The error body the book API sends with a non-2xx status: `{"error": "…"}`.
+public struct APIError: Error, Codable, Sendable, CustomStringConvertible {
+    /// The HTTP status code.
+    public var status: Int?
+    /// The server's message.
+    public let error: String
+
+    /// Creates an error body with `error` as its message.
+    public init(status: Int? = nil, error: String) {
+        self.status = status
+        self.error = error
+    }
+
+    /// For example `404: no book with id 9`.
+    public var description: String { "\(status.map(String.init) ?? "?"): \(error)" }
+
+    /// Validates like ``EndpointKit/Endpoint/validate(_:response:data:)``, but turns the book
+    /// API's error body into an `APIError` when there is one.
+    static func validate(_ request: URLRequest?, response: HTTPURLResponse, data: Data?) throws {
+        guard !(200..<300).contains(response.statusCode) else { return }
+        if let data, var apiError = try? JSONDecoder().decode(APIError.self, from: data) {
+            apiError.status = response.statusCode
+            throw apiError
+        }
+        throw EndpointKitError.unacceptableStatus(HTTPFailure(request: request, response: response, body: data ?? Data()))
+    }
+}

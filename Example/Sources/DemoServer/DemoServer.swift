@@ -1,0 +1,96 @@
+import BookKit
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The book API, served in-process on 127.0.0.1 and a random port, so the example runs offline.
+public final class DemoServer: Sendable {
+    /// Where the server listens, such as `http://127.0.0.1:40123`.
+    public let baseURL: URL
+    private let task: Task<Void, any Error>
+
+    private init(baseURL: URL, task: Task<Void, any Error>) {
+        self.baseURL = baseURL
+        self.task = task
+    }
+
+    /// The books the server starts with.
+    public static let seed = [
+        NewBook(title: "Dune", author: "Frank Herbert", year: 1965),
+        NewBook(title: "Solaris", author: "Stanisław Lem", year: 1961),
+        NewBook(title: "The Left Hand of Darkness", author: "Ursula K. Le Guin", year: 1969),
+        NewBook(title: "Roadside Picnic", author: "Arkady and Boris Strugatsky", year: 1972),
+    ]
+
+    /// Starts the server and returns once it accepts connections.
+    public static func start() async throws -> DemoServer {
+        let store = BookStore(seed: seed)
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: routes(store),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "EndpointKit demo"),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? 0)
+                continuation.finish()
+            },
+            logger: Logger(label: "demo-server", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+        let task = Task { try await app.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0, let url = URL(string: "http://127.0.0.1:\(port)") else {
+            task.cancel()
+            throw CancellationError()
+        }
+        return DemoServer(baseURL: url, task: task)
+    }
+
+    /// Stops the server.
+    public func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+
+    static func routes(_ store: BookStore) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("books") { request, _ -> Response in
+            let page = request.uri.queryParameters.get("page", as: Int.self) ?? 1
+            let perPage = request.uri.queryParameters.get("per_page", as: Int.self) ?? 20
+            guard page >= 1, (1...100).contains(perPage) else {
+                return try json(APIError(error: "page must be ≥ 1 and per_page 1…100"), status: .badRequest)
+            }
+            return try json(await store.page(page, perPage: perPage))
+        }
+        router.get("books/:id") { _, context -> Response in
+            let id = try context.parameters.require("id", as: Int.self)
+            guard let book = await store.book(id) else {
+                return try json(APIError(error: "no book with id \(id)"), status: .notFound)
+            }
+            return try json(book)
+        }
+        router.post("books") { request, context -> Response in
+            guard let new = try? await request.decode(as: NewBook.self, context: context) else {
+                return try json(APIError(error: "the body must be a JSON book with a title and an author"), status: .badRequest)
+            }
+            guard !new.title.trimmingCharacters(in: .whitespaces).isEmpty else {
+                return try json(APIError(error: "title must not be empty"), status: .unprocessableContent)
+            }
+            return try json(await store.add(new), status: .created)
+        }
+        router.delete("books/:id") { _, context -> Response in
+            let id = try context.parameters.require("id", as: Int.self)
+            guard await store.remove(id) else {
+                return try json(APIError(error: "no book with id \(id)"), status: .notFound)
+            }
+            return Response(status: .noContent)
+        }
+        return router
+    }
+
+    static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try JSONEncoder().encode(value)
+        return Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs every package's tests in this repository: the README's test command, and what CI runs.
+#   1. EndpointKit: the library alone with warnings as errors, then its tests;
+#   2. the same tests under Thread Sanitizer;
+#   3. each other package in the repository (Example, …): its tests.
+# Needs only the Swift toolchain and the packages it names; no network beyond them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "EndpointKit: library build, warnings as errors"
+swift build --target EndpointKit -Xswiftc -warnings-as-errors
+
+step "EndpointKit: tests"
+swift test
+
+step "EndpointKit: tests under Thread Sanitizer"
+swift test --sanitize=thread --scratch-path .build-tsan
+
+for package in Example; do
+  step "$package: tests"
+  swift test --package-path "$package"
+done
+
+step "Example: the README's example command"
+swift run --package-path Example book-demo
