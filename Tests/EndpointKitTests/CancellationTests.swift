@@ -62,11 +62,20 @@ final class CancellationTests: ServerTestCase {
         }
         let result = await task.result
         XCTAssertTrue(result.error is CancellationError, "\(result)")
-        let progress = client.request(GetBook()) { _ in }
-        progress.cancel()
-        try await Task.sleep(nanoseconds: 200_000_000)
-        XCTAssertTrue(progress.isCancelled)
         XCTAssertEqual(server.requests.count, 0)
+    }
+
+    func testProgressCancelDuringAdaptationSendsNothing() async throws {
+        let adapter = SlowAdapter(base: BaseRequestAdapter(baseURL: server.baseURL), nanoseconds: 300_000_000)
+        let client = URLSessionClient(requestAdapter: adapter, responseObserver: observed.observer)
+        defer { client.invalidate() }
+        let result: Result<Book, any Error> = await withCheckedContinuation { continuation in
+            let progress = client.request(GetBook()) { continuation.resume(returning: $0) }
+            progress.cancel()
+        }
+        XCTAssertTrue(result.error is CancellationError, "\(result)")
+        XCTAssertEqual(server.requests.count, 0)
+        XCTAssertEqual(observed.calls.count, 1)
     }
 
     /// Cancels at random moments: before adapting, during it, as the task starts, mid-response.

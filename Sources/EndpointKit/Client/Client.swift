@@ -22,4 +22,44 @@ public protocol Client: AnyObject, Sendable {
     /// Runs `endpoint` and returns its content. Cancelling the calling `Task` cancels the request
     /// and throws `CancellationError`.
     func request<T: Endpoint>(_ endpoint: T) async throws -> T.Content
+
+    /// Sends an upload endpoint's body and calls `completionHandler` once with its content or
+    /// error. The returned `Progress` counts bytes; `cancel()` on it cancels the call.
+    @discardableResult
+    func upload<T: UploadEndpoint>(
+        _ endpoint: T,
+        completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
+    ) -> Progress
+
+    /// Sends an upload endpoint's body and returns its content; `progress` (if given) is called
+    /// as bytes move, on a library thread, so keep it quick.
+    func upload<T: UploadEndpoint>(
+        _ endpoint: T, progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> T.Content
+
+    /// Downloads a download endpoint's body to a file and calls `completionHandler` once with
+    /// its content or error. The returned `Progress` counts bytes; `cancel()` cancels the call.
+    @discardableResult
+    func download<T: DownloadEndpoint>(
+        _ endpoint: T,
+        completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
+    ) -> Progress
+
+    /// Downloads a download endpoint's body to a file and returns its content; `progress` (if
+    /// given) is called as bytes arrive, on a library thread, so keep it quick.
+    func download<T: DownloadEndpoint>(
+        _ endpoint: T, progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> T.Content
+}
+
+extension Client {
+    /// Sends an upload endpoint's body and returns its content.
+    public func upload<T: UploadEndpoint>(_ endpoint: T) async throws -> T.Content {
+        try await upload(endpoint, progress: nil)
+    }
+
+    /// Downloads a download endpoint's body to a file and returns its content.
+    public func download<T: DownloadEndpoint>(_ endpoint: T) async throws -> T.Content {
+        try await download(endpoint, progress: nil)
+    }
 }

@@ -4,21 +4,50 @@ import Foundation
     import FoundationNetworking
 #endif
 
+/// What one call sends and how its response becomes content: the part that differs between
+/// plain, upload and download endpoints. Everything else is the shared pipeline.
+struct Call<Content: Sendable>: Sendable {
+    let endpoint: String
+    /// Where a response body goes.
+    enum Sink: Sendable {
+        /// Into memory, for `content(from:with:)`.
+        case memory
+        /// Into a file: `resumableURL`, or a temporary file when `nil`.
+        case file(resumableURL: URL?)
+    }
+
+    let makeOutgoing: @Sendable () throws -> (Outgoing, MultipartFormData?)
+    let sink: Sink
+    let validate: @Sendable (URLRequest, HTTPURLResponse, Data?) throws -> Void
+    let content: @Sendable (HTTPURLResponse, TransferHandler.Received) throws -> Content
+}
+
 extension URLSessionClient {
     /// The steps every call goes through: build, adapt, transfer, validate, decode, observe.
-    func perform<T: Endpoint>(_ endpoint: T) async throws -> T.Content {
+    func perform<Content>(
+        _ call: Call<Content>, progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> Content {
         var request: URLRequest?
         var response: HTTPURLResponse?
         var body: Data?
+        var temporaryFile: URL?
+        defer { temporaryFile.map { try? FileManager.default.removeItem(at: $0) } }
         do {
-            request = try Self.makeRequest(endpoint)
+            var (outgoing, form) = try build(call)
+            request = outgoing.request
             try Task.checkCancellation()
-            let adapted = try await RequestAdapterChain.run(requestAdapter, on: request ?? URLRequest.empty)
-            request = adapted
-            (response, body) = try await transferFollowingRedirects(Self.prepared(adapted))
-            guard let response, let body else { throw EndpointKitError.invalidResponse(url: adapted.url) }
-            try endpoint.validate(adapted, response: response, data: body)
-            let content = try Self.decode(endpoint, request: adapted, response: response, body: body)
+            outgoing.request = try await RequestAdapterChain.run(requestAdapter, on: outgoing.request)
+            request = outgoing.request
+            if let form {
+                temporaryFile = try Self.write(form, into: &outgoing)
+            }
+            let received = try await transferFollowingRedirects(
+                Self.prepared(outgoing), sink: call.sink, progress: progress.map(Self.monotonic))
+            (response, body) = (received.response, received.fileURL == nil ? received.body : nil)
+            try call.validate(outgoing.request, received.response, received.fileURL == nil ? received.body : nil)
+            let content = try Self.decode(Content.self, url: outgoing.request.url, received) {
+                try call.content(received.response, received)
+            }
             responseObserver?(request, response, body, nil)
             return content
         } catch {
@@ -28,27 +57,33 @@ extension URLSessionClient {
         }
     }
 
-    /// Sends `request`, sending it again through each 307 or 308 that asks for its body.
-    func transferFollowingRedirects(_ request: URLRequest) async throws -> (HTTPURLResponse, Data) {
-        var request = request
+    /// Sends `outgoing`, sending it again through each redirect that asks for its body.
+    func transferFollowingRedirects<Content>(
+        _ outgoing: Outgoing, sink: Call<Content>.Sink, progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> TransferHandler.Received {
+        var outgoing = outgoing
         for _ in 0...Redirect.limit {
-            let (response, body) = try await transfer(request)
-            guard let next = try Redirect.replay(after: response, of: request) else { return (response, body) }
-            request = next
+            var file: DownloadFile?
+            if case .file(let resumableURL) = sink {
+                file = DownloadFile(resumableURL: resumableURL, request: &outgoing.request)
+            }
+            let received = try await transfer(outgoing, into: file, progress: progress)
+            guard let next = try Redirect.replay(after: received.response, of: outgoing) else { return received }
+            outgoing = next
         }
-        throw EndpointKitError.redirectRefused(url: request.url, reason: "more than \(Redirect.limit) redirects")
+        throw EndpointKitError.redirectRefused(url: outgoing.request.url, reason: "more than \(Redirect.limit) redirects")
     }
 
-    /// Sends `request` as a data task and gathers its response, honouring task cancellation.
-    func transfer(_ request: URLRequest) async throws -> (HTTPURLResponse, Data) {
-        let handler = DataTaskHandler(url: request.url, delegate: delegate)
+    /// Sends `outgoing` as one task and gathers its response, honouring task cancellation.
+    func transfer(
+        _ outgoing: Outgoing, into file: DownloadFile?, progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> TransferHandler.Received {
+        let handler = TransferHandler(outgoing: outgoing, file: file, delegate: delegate, progress: progress)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 handler.onCompletion { continuation.resume(with: $0) }
                 do {
-                    let task = try delegate.register(handler, for: request) {
-                        session.dataTask(with: request)
-                    }
+                    let task = try delegate.register(handler, for: outgoing, in: session)
                     if handler.start(task) {
                         task.resume()
                     } else {
@@ -64,62 +99,101 @@ extension URLSessionClient {
         }
     }
 
-    /// Runs `work` in a task and hands its result to `handler` on `queue`; the returned
-    /// `Progress` cancels the task.
+    /// Runs `work` in a task and hands its result to `handler` on `queue`. The returned
+    /// `Progress` cancels the task, and counts the bytes `work` reports going `direction`.
     func complete<Content: Sendable>(
-        on queue: DispatchQueue,
+        on queue: DispatchQueue, counting direction: TransferProgress.Direction = .download,
         _ handler: @escaping @Sendable (Result<Content, any Error>) -> Void,
-        _ work: @escaping @Sendable () async throws -> Content
+        _ work: @escaping @Sendable (@escaping @Sendable (TransferProgress) -> Void) async throws -> Content
     ) -> Progress {
-        let progress = Progress(totalUnitCount: 1)
+        let progress = Progress(totalUnitCount: -1)
         let task = Task {
             let result: Result<Content, any Error>
             do {
-                result = .success(try await work())
+                result = .success(
+                    try await work { update in
+                        guard update.direction == direction else { return }
+                        // Foundation's Progress traps if the total drops below the count done.
+                        let total = update.totalBytes.map { max($0, update.completedBytes) } ?? -1
+                        if total != progress.totalUnitCount { progress.totalUnitCount = total }
+                        progress.completedUnitCount = update.completedBytes
+                    })
             } catch {
                 result = .failure(error)
             }
-            progress.completedUnitCount = 1
+            if case .success = result, progress.totalUnitCount <= 0 {
+                let done = max(progress.completedUnitCount, 1)
+                progress.totalUnitCount = done
+                progress.completedUnitCount = done
+            }
             queue.async { handler(result) }
         }
         progress.cancellationHandler = { task.cancel() }
         return progress
     }
 
-    private static func makeRequest<T: Endpoint>(_ endpoint: T) throws -> URLRequest {
+    private func build<Content>(_ call: Call<Content>) throws -> (Outgoing, MultipartFormData?) {
         do {
-            return try endpoint.makeRequest()
+            return try call.makeOutgoing()
         } catch {
-            throw EndpointKitError.invalidRequest(endpoint: String(describing: T.self), underlying: error)
+            throw EndpointKitError.invalidRequest(endpoint: call.endpoint, underlying: error)
         }
+    }
+
+    /// Writes a multipart form to a temporary file and makes it the body; returns the file.
+    private static func write(_ form: MultipartFormData, into outgoing: inout Outgoing) throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("EndpointKit-\(UUID().uuidString).multipart")
+        do {
+            try form.write(to: url)
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw error
+        }
+        outgoing.body = .file(url)
+        outgoing.request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
+        return url
     }
 
     /// Removes framing headers the transport sets itself: a manual `Content-Length` next to a
     /// body makes Foundation on Linux send an invalid request that hangs.
-    private static func prepared(_ request: URLRequest) -> URLRequest {
-        var request = request
-        for name in ["Content-Length", "Transfer-Encoding"] where request.value(forHTTPHeaderField: name) != nil {
-            request.setValue(nil, forHTTPHeaderField: name)
+    private static func prepared(_ outgoing: Outgoing) -> Outgoing {
+        var outgoing = outgoing
+        for name in ["Content-Length", "Transfer-Encoding"] where outgoing.request.value(forHTTPHeaderField: name) != nil {
+            outgoing.request.setValue(nil, forHTTPHeaderField: name)
         }
-        return request
+        return outgoing
     }
 
-    private static func decode<T: Endpoint>(
-        _ endpoint: T, request: URLRequest, response: HTTPURLResponse, body: Data
-    ) throws -> T.Content {
+    /// Wraps a `DecodingError` with the type, URL, status and body it failed on.
+    private static func decode<Content>(
+        _ type: Content.Type, url: URL?, _ received: TransferHandler.Received, _ decode: () throws -> Content
+    ) throws -> Content {
         do {
-            return try endpoint.content(from: response, with: body)
+            return try decode()
         } catch let error as DecodingError {
             throw EndpointKitError.decodingFailed(
                 DecodingFailure(
-                    type: String(describing: T.Content.self), url: response.url ?? request.url,
-                    statusCode: response.statusCode,
-                    contentType: response.value(forHTTPHeaderField: "Content-Type"),
-                    underlying: error, body: body))
+                    type: String(describing: Content.self), url: received.response.url ?? url,
+                    statusCode: received.response.statusCode,
+                    contentType: received.response.value(forHTTPHeaderField: "Content-Type"),
+                    underlying: error, body: received.body))
         }
     }
-}
 
-extension URLRequest {
-    fileprivate static let empty = URLRequest(url: URL(fileURLWithPath: "/"))
+    /// Passes on only reports that move forward, so progress never goes back when a redirect
+    /// sends the body again.
+    private static func monotonic(
+        _ handler: @escaping @Sendable (TransferProgress) -> Void
+    ) -> @Sendable (TransferProgress) -> Void {
+        let last = Locked<[TransferProgress.Direction: Int64]>([:])
+        return { update in
+            let forward = last.withLock { last in
+                guard update.completedBytes >= last[update.direction, default: -1] else { return false }
+                last[update.direction] = update.completedBytes
+                return true
+            }
+            if forward { handler(update) }
+        }
+    }
 }

@@ -101,12 +101,50 @@ open class URLSessionClient: Client, @unchecked Sendable {
         _ endpoint: T,
         completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        complete(on: completionQueue, completionHandler) { try await self.perform(endpoint) }
+        complete(on: completionQueue, completionHandler) { try await self.perform(Call(endpoint), progress: $0) }
     }
 
     /// Runs `endpoint` and returns its content. Cancelling the calling `Task` cancels the
     /// request (the connection is closed) and throws `CancellationError`.
     open func request<T: Endpoint>(_ endpoint: T) async throws -> T.Content {
-        try await perform(endpoint)
+        try await perform(Call(endpoint))
+    }
+
+    /// Sends `endpoint`'s body and calls `completionHandler` once, on ``completionQueue``. The
+    /// returned `Progress` counts the bytes sent (then received), and `cancel()` cancels the call.
+    @discardableResult
+    open func upload<T: UploadEndpoint>(
+        _ endpoint: T,
+        completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
+    ) -> Progress {
+        complete(on: completionQueue, counting: .upload, completionHandler) {
+            try await self.perform(Call(upload: endpoint), progress: $0)
+        }
+    }
+
+    /// Sends `endpoint`'s body and returns its content, reporting bytes as they move.
+    open func upload<T: UploadEndpoint>(
+        _ endpoint: T, progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> T.Content {
+        try await perform(Call(upload: endpoint), progress: progress)
+    }
+
+    /// Downloads `endpoint`'s body to a file and calls `completionHandler` once, on
+    /// ``completionQueue``. The returned `Progress` counts the bytes received, and `cancel()`
+    /// cancels the call.
+    @discardableResult
+    open func download<T: DownloadEndpoint>(
+        _ endpoint: T,
+        completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
+    ) -> Progress {
+        complete(on: completionQueue, completionHandler) { try await self.perform(Call(download: endpoint), progress: $0) }
+    }
+
+    /// Downloads `endpoint`'s body to a file and returns its content, reporting bytes as they
+    /// arrive. Memory stays flat however large the body is.
+    open func download<T: DownloadEndpoint>(
+        _ endpoint: T, progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> T.Content {
+        try await perform(Call(download: endpoint), progress: progress)
     }
 }

@@ -35,10 +35,7 @@ public protocol Endpoint: Sendable {
 extension Endpoint {
     /// Throws ``EndpointKitError/unacceptableStatus(_:)`` unless the status is in `200..<300`.
     public func validate(_ request: URLRequest?, response: HTTPURLResponse, data: Data?) throws {
-        guard (200..<300).contains(response.statusCode) else {
-            throw EndpointKitError.unacceptableStatus(
-                HTTPFailure(request: request, response: response, body: data ?? Data()))
-        }
+        try HTTPFailure.check(request, response: response, body: data)
     }
 }
 

@@ -33,6 +33,15 @@ public struct HTTPFailure: Sendable, CustomStringConvertible {
         self.body = body.prefix(Self.bodyLimit)
     }
 
+    /// Throws ``EndpointKitError/unacceptableStatus(_:)`` unless the status is in `200..<300`:
+    /// the default validation of every endpoint kind.
+    public static func check(_ request: URLRequest?, response: HTTPURLResponse, body: Data?) throws {
+        guard (200..<300).contains(response.statusCode) else {
+            throw EndpointKitError.unacceptableStatus(
+                HTTPFailure(request: request, response: response, body: body ?? Data()))
+        }
+    }
+
     /// The body as text, when it is UTF-8.
     public var bodyText: String? { String(data: body, encoding: .utf8) }
 

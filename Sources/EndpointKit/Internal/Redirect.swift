@@ -15,47 +15,41 @@ enum Redirect {
     /// How many redirects one call follows, as on Darwin.
     static let limit = 20
 
-    /// The request to send again after a redirect that the delegate declined, or `nil` when
-    /// `response` is the final answer.
-    static func replay(after response: HTTPURLResponse, of request: URLRequest) throws -> URLRequest? {
+    /// What to send after a redirect that the delegate declined, or `nil` when `response` is
+    /// the final answer.
+    static func replay(after response: HTTPURLResponse, of outgoing: Outgoing) throws -> Outgoing? {
         guard (300...399).contains(response.statusCode), response.statusCode != 304,
             let location = response.value(forHTTPHeaderField: "Location"),
-            let url = URL(string: location, relativeTo: response.url ?? request.url)?.absoluteURL
+            let url = URL(string: location, relativeTo: response.url ?? outgoing.request.url)?.absoluteURL
         else { return nil }
-        let next = Redirect.request(following: response, to: url, from: request)
-        guard carriesBody(next) else { return nil }
-        guard request.httpBodyStream == nil else {
+        let next = following(response, to: url, from: outgoing)
+        guard next.carriesBody else { return nil }
+        guard outgoing.canReplayBody else {
             throw EndpointKitError.redirectRefused(
-                url: request.url,
-                reason: "HTTP \(response.statusCode) asks to send the body again, but it is a stream")
+                url: outgoing.request.url,
+                reason: "HTTP \(response.statusCode) asks to send the body again, but it is a one-shot stream")
         }
         return next
     }
 
-    /// Whether Foundation would drop this request's body on a redirect.
-    static func carriesBody(_ request: URLRequest) -> Bool {
-        request.httpBody != nil || request.httpBodyStream != nil
-    }
-
-    /// The request that follows `previous` to `url` after `response`.
-    static func request(following response: HTTPURLResponse, to url: URL, from previous: URLRequest) -> URLRequest {
+    /// What follows `previous` to `url` after `response`.
+    static func following(_ response: HTTPURLResponse, to url: URL, from previous: Outgoing) -> Outgoing {
         var next = previous
-        next.url = url
-        let method = previous.httpMethod?.uppercased() ?? "GET"
+        next.request.url = url
+        let method = previous.request.httpMethod?.uppercased() ?? "GET"
         switch response.statusCode {
         case 303 where method != "HEAD", 301 where method == "POST", 302 where method == "POST":
-            next.httpMethod = "GET"
-            next.httpBody = nil
-            next.httpBodyStream = nil
+            next.request.httpMethod = "GET"
+            next.dropBody()
             for name in ["Content-Type", "Content-Length", "Content-Encoding"] {
-                next.setValue(nil, forHTTPHeaderField: name)
+                next.request.setValue(nil, forHTTPHeaderField: name)
             }
         default:
             break
         }
-        if !sameOrigin(previous.url, url) {
+        if !sameOrigin(previous.request.url, url) {
             for name in ["Authorization", "Cookie", "Proxy-Authorization"] {
-                next.setValue(nil, forHTTPHeaderField: name)
+                next.request.setValue(nil, forHTTPHeaderField: name)
             }
         }
         return next

@@ -12,9 +12,9 @@ import Foundation
 /// Linux).
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private struct Route {
-        let handler: any TaskHandler
-        /// The request as last sent, so redirects can replay its method and body.
-        var request: URLRequest
+        let handler: TransferHandler
+        /// What was last sent, so redirects can repeat its method and body.
+        var outgoing: Outgoing
     }
 
     private struct State {
@@ -47,15 +47,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         queue.addOperation { task.cancel() }
     }
 
-    /// Creates a task with `make` and routes its events to `handler`.
+    /// Creates the task that sends `outgoing` and routes its events to `handler`.
     /// - Throws: ``EndpointKitError/clientInvalidated`` once ``invalidate()`` has run.
-    func register(
-        _ handler: any TaskHandler, for request: URLRequest, make: () -> URLSessionTask
-    ) throws -> URLSessionTask {
+    func register(_ handler: TransferHandler, for outgoing: Outgoing, in session: URLSession) throws -> URLSessionTask {
         try state.withLock { state in
             guard !state.isInvalidated else { throw EndpointKitError.clientInvalidated }
-            let task = make()
-            state.routes[task.taskIdentifier] = Route(handler: handler, request: request)
+            let task = outgoing.makeTask(in: session)
+            state.routes[task.taskIdentifier] = Route(handler: handler, outgoing: outgoing)
             return task
         }
     }
@@ -73,7 +71,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    private func handler(for task: URLSessionTask) -> (any TaskHandler)? {
+    private func handler(for task: URLSessionTask) -> TransferHandler? {
         state.withLock { $0.routes[task.taskIdentifier]?.handler }
     }
 
@@ -103,14 +101,30 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ) {
         let next: URLRequest? = state.withLock { state in
             guard var route = state.routes[task.taskIdentifier], let url = request.url else { return nil }
-            let next = Redirect.request(following: response, to: url, from: route.request)
+            let next = Redirect.following(response, to: url, from: route.outgoing)
             // Foundation would send it without its body: decline, and the client replays it.
-            if Redirect.carriesBody(next) { return nil }
-            route.request = next
+            if next.carriesBody { return nil }
+            route.outgoing = next
             state.routes[task.taskIdentifier] = route
-            return next
+            return next.request
         }
         completionHandler(next)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask,
+        needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
+    ) {
+        let route = state.withLock { $0.routes[task.taskIdentifier] }
+        guard let route, case .stream(let makeStream)? = route.outgoing.body else {
+            return completionHandler(nil)
+        }
+        do {
+            completionHandler(try makeStream())
+        } catch {
+            route.handler.abort(error)
+            completionHandler(nil)
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -20,6 +20,12 @@ struct TaskLifecycle {
 
     private var phase = Phase.idle
 
+    /// The task, while it runs.
+    var runningTask: URLSessionTask? {
+        if case .running(let task) = phase { return task }
+        return nil
+    }
+
     /// Whether ``cancel()`` came before the call finished.
     private(set) var isCancelled = false
 

@@ -1,0 +1,69 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension Call {
+    /// A plain endpoint: the body in memory.
+    init<T: Endpoint>(_ endpoint: T) where T.Content == Content {
+        self.init(
+            endpoint: String(describing: T.self),
+            makeOutgoing: { (Outgoing(request: try endpoint.makeRequest()), nil) },
+            sink: .memory,
+            validate: { try endpoint.validate($0, response: $1, data: $2) },
+            content: { try endpoint.content(from: $0, with: $1.body) })
+    }
+
+    /// An upload: the body sent apart from the request.
+    init<T: UploadEndpoint>(upload endpoint: T) where T.Content == Content {
+        self.init(
+            endpoint: String(describing: T.self),
+            makeOutgoing: {
+                let (request, body) = try endpoint.makeRequest()
+                switch body {
+                case .data(let data):
+                    return (Outgoing(request: request, body: .data(data)), nil)
+                case .file(let url):
+                    guard FileManager.default.isReadableFile(atPath: url.path) else {
+                        throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path])
+                    }
+                    return (Outgoing(request: request, body: .file(url)), nil)
+                case .stream(let makeStream):
+                    return (Outgoing(request: request, body: .stream(makeStream)), nil)
+                case .multipart(let form):
+                    return (Outgoing(request: request), form)
+                }
+            },
+            sink: .memory,
+            validate: { try endpoint.validate($0, response: $1, data: $2) },
+            content: { try endpoint.content(from: $0, with: $1.body) })
+    }
+
+    /// A download: a 2xx body goes to a file.
+    init<T: DownloadEndpoint>(download endpoint: T) where T.Content == Content {
+        let resumableURL = endpoint.resumableFileURL
+        self.init(
+            endpoint: String(describing: T.self),
+            makeOutgoing: { (Outgoing(request: try endpoint.makeRequest()), nil) },
+            sink: .file(resumableURL: resumableURL),
+            validate: { try endpoint.validate($0, response: $1, data: $2) },
+            content: { response, received in
+                let fileURL = try received.fileURL ?? Self.file(holding: received.body, at: resumableURL)
+                do {
+                    return try endpoint.content(from: response, fileURL: fileURL)
+                } catch {
+                    if resumableURL == nil { try? FileManager.default.removeItem(at: fileURL) }
+                    throw error
+                }
+            })
+    }
+
+    /// A file for a body that was kept in memory (a non-2xx response the endpoint accepted).
+    private static func file(holding body: Data, at url: URL?) throws -> URL {
+        let url = url ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("EndpointKit-\(UUID().uuidString).download")
+        try body.write(to: url)
+        return url
+    }
+}

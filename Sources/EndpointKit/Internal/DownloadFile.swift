@@ -1,0 +1,95 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Where one download's bytes go, and how it resumes.
+///
+/// A resumable download keeps a small record beside the file (`<file>.resume`) holding the
+/// entity's validator (its `ETag`, or else `Last-Modified`). The next download asks only for the
+/// missing bytes with `Range` and `If-Range`: a server that still has the same entity answers
+/// 206 and the bytes are appended; one that ignores the range (or has a new entity) answers 200
+/// and the file starts over. Without a validator the download starts over.
+struct DownloadFile: Sendable {
+    let url: URL
+    let isResumable: Bool
+    /// The bytes already on disk that the request asks the server to continue after.
+    private(set) var offset: Int64 = 0
+
+    private var recordURL: URL { url.appendingPathExtension("resume") }
+
+    /// Prepares `request` to download into `resumableURL`, or into a new temporary file.
+    init(resumableURL: URL?, request: inout URLRequest) {
+        // Ranges count bytes of the encoded entity; ask for it unencoded so offsets hold.
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        guard let resumableURL else {
+            url = FileManager.default.temporaryDirectory
+                .appendingPathComponent("EndpointKit-\(UUID().uuidString).download")
+            isResumable = false
+            return
+        }
+        url = resumableURL
+        isResumable = true
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
+        if size > 0, let validator = try? String(contentsOf: recordURL, encoding: .utf8), !validator.isEmpty {
+            offset = size
+            request.setValue("bytes=\(size)-", forHTTPHeaderField: "Range")
+            request.setValue(validator, forHTTPHeaderField: "If-Range")
+        }
+    }
+
+    /// Opens the file for a 2xx response: appends after a 206 that continues at ``offset``,
+    /// starts over after anything else. Returns the handle and the bytes already there.
+    mutating func open(for response: HTTPURLResponse) throws -> (FileHandle, Int64) {
+        let continues = response.statusCode == 206 && Self.rangeStart(of: response) == offset && offset > 0
+        if !continues { offset = 0 }
+        if !FileManager.default.fileExists(atPath: url.path) {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+            }
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: UInt64(offset))
+        try handle.seekToEnd()
+        if isResumable {
+            let validator = response.value(forHTTPHeaderField: "ETag") ?? response.value(forHTTPHeaderField: "Last-Modified")
+            if let validator {
+                try Data(validator.utf8).write(to: recordURL)
+            } else {
+                try? FileManager.default.removeItem(at: recordURL)
+            }
+        }
+        return (handle, offset)
+    }
+
+    /// The download completed: the file is the caller's now.
+    func completed() {
+        try? FileManager.default.removeItem(at: recordURL)
+    }
+
+    /// The download failed: keep what can be resumed, delete the rest.
+    func failed() {
+        if isResumable, FileManager.default.fileExists(atPath: recordURL.path) { return }
+        try? FileManager.default.removeItem(at: url)
+        try? FileManager.default.removeItem(at: recordURL)
+    }
+
+    /// The first byte of a 206's `Content-Range: bytes 100-199/1000`.
+    static func rangeStart(of response: HTTPURLResponse) -> Int64? {
+        guard let range = response.value(forHTTPHeaderField: "Content-Range"),
+            let bytes = range.split(separator: " ").last,
+            let start = bytes.split(separator: "-").first
+        else { return nil }
+        return Int64(start)
+    }
+
+    /// The complete entity's size from `Content-Range: bytes 100-199/1000`.
+    static func rangeTotal(of response: HTTPURLResponse) -> Int64? {
+        guard let range = response.value(forHTTPHeaderField: "Content-Range"),
+            let total = range.split(separator: "/").last
+        else { return nil }
+        return Int64(total)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A request and the body sent apart from it (an upload), as one value that redirects and
+/// retries can send again.
+struct Outgoing: Sendable {
+    enum Body: Sendable {
+        case data(Data)
+        case file(URL)
+        case stream(@Sendable () throws -> InputStream)
+    }
+
+    var request: URLRequest
+    var body: Body?
+
+    /// Whether something is sent after the head.
+    var carriesBody: Bool {
+        body != nil || request.httpBody != nil || request.httpBodyStream != nil
+    }
+
+    /// Whether the body can be sent a second time. A stream set as `httpBodyStream` cannot;
+    /// a stream factory can.
+    var canReplayBody: Bool { request.httpBodyStream == nil }
+
+    /// The body's size, when known before sending.
+    var bodyLength: Int64? {
+        switch body {
+        case .data(let data): Int64(data.count)
+        case .file(let url): (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
+        case .stream: nil
+        case nil: request.httpBody.map { Int64($0.count) } ?? (request.httpBodyStream == nil ? 0 : nil)
+        }
+    }
+
+    mutating func dropBody() {
+        body = nil
+        request.httpBody = nil
+        request.httpBodyStream = nil
+    }
+
+    func makeTask(in session: URLSession) -> URLSessionTask {
+        switch body {
+        case .data(let data): session.uploadTask(with: request, from: data)
+        case .file(let url): session.uploadTask(with: request, fromFile: url)
+        case .stream: session.uploadTask(withStreamedRequest: request)
+        case nil: session.dataTask(with: request)
+        }
+    }
+}

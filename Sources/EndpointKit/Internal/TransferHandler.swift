@@ -1,0 +1,188 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One call's task: receives its events from ``SessionDelegate``, keeps the body in memory or
+/// writes it to a ``DownloadFile``, reports progress, and resumes the caller exactly once.
+final class TransferHandler: Sendable {
+    /// What a completed transfer produced.
+    struct Received: Sendable {
+        let response: HTTPURLResponse
+        /// The body, unless it went to a file.
+        let body: Data
+        /// The downloaded file, for a 2xx download.
+        let fileURL: URL?
+    }
+
+    typealias Completion = @Sendable (Result<Received, any Error>) -> Void
+
+    private struct State {
+        var lifecycle = TaskLifecycle()
+        var completion: Completion?
+        var response: HTTPURLResponse?
+        var body = Data()
+        var file: DownloadFile?
+        var handle: FileHandle?
+        var failure: (any Error)?
+        var received: Int64 = 0
+        var expected: Int64?
+        var sent: Int64 = 0
+    }
+
+    private let state: Locked<State>
+    private let url: URL?
+    private let delegate: SessionDelegate
+    private let uploadLength: Int64?
+    private let progress: (@Sendable (TransferProgress) -> Void)?
+
+    init(
+        outgoing: Outgoing, file: DownloadFile?, delegate: SessionDelegate,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) {
+        var state = State()
+        state.file = file
+        self.state = Locked(state)
+        self.url = outgoing.request.url
+        self.delegate = delegate
+        self.uploadLength = outgoing.carriesBody ? outgoing.bodyLength : nil
+        self.progress = progress
+    }
+
+    /// Sets the completion before the task exists, so a cancel that arrives first is reported.
+    func onCompletion(_ completion: @escaping Completion) {
+        state.withLock { $0.completion = completion }
+    }
+
+    /// Records the task; `false` (and the call is finished as cancelled) if it was cancelled first.
+    func start(_ task: URLSessionTask) -> Bool {
+        let started = state.withLock { $0.lifecycle.start(task) }
+        if !started { finish(.failure(CancellationError())) }
+        return started
+    }
+
+    /// Cancels the call; safe from any thread, at any time, any number of times.
+    func cancel() {
+        if let task = state.withLock({ $0.lifecycle.cancel() }) {
+            delegate.cancel(task)
+        }
+    }
+
+    /// Stops the task because of `error` (a disk or body-stream failure); the call fails with it.
+    func abort(_ error: any Error) {
+        let task = state.withLock { state -> URLSessionTask? in
+            if state.failure == nil { state.failure = error }
+            return state.lifecycle.runningTask
+        }
+        if let task { delegate.cancel(task) }
+    }
+
+    /// Ends the call with `result` unless it ended already.
+    func finish(_ result: Result<Received, any Error>) {
+        let (completion, cancelled): (Completion?, Bool) = state.withLock { state in
+            guard state.lifecycle.finish() else { return (nil, false) }
+            defer { state.completion = nil }
+            return (state.completion, state.lifecycle.isCancelled)
+        }
+        completion?(cancelled ? .failure(CancellationError()) : result)
+    }
+
+    func didReceive(response: URLResponse) -> URLSession.ResponseDisposition {
+        guard let http = response as? HTTPURLResponse else { return .allow }
+        let sent = state.withLock { $0.sent }
+        if let uploadLength, sent < uploadLength {
+            report(TransferProgress(direction: .upload, completedBytes: uploadLength, totalBytes: uploadLength))
+        }
+        return state.withLock { state in
+            state.response = http
+            state.body = Data()
+            state.received = 0
+            state.expected = Self.expectedLength(of: http)
+            guard var file = state.file, (200..<300).contains(http.statusCode) else { return .allow }
+            do {
+                let (handle, offset) = try file.open(for: http)
+                state.handle = handle
+                state.received = offset
+                state.expected = DownloadFile.rangeTotal(of: http) ?? state.expected.map { $0 + offset }
+                state.file = file
+                return .allow
+            } catch {
+                state.failure = error
+                return .cancel
+            }
+        }
+    }
+
+    func didReceive(data: Data) {
+        let (report, abort) = state.withLock { state -> (TransferProgress?, URLSessionTask?) in
+            if let handle = state.handle {
+                do {
+                    try handle.write(contentsOf: data)
+                } catch {
+                    state.failure = error
+                    state.handle = nil
+                    try? handle.close()
+                    return (nil, state.lifecycle.runningTask)
+                }
+            } else {
+                state.body.append(data)
+            }
+            state.received += Int64(data.count)
+            return (TransferProgress(direction: .download, completedBytes: state.received, totalBytes: state.expected), nil)
+        }
+        if let abort { delegate.cancel(abort) }
+        if let report { self.report(report) }
+    }
+
+    func didSend(totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+        let report = state.withLock { state -> TransferProgress? in
+            guard totalBytesSent > state.sent else { return nil }
+            state.sent = totalBytesSent
+            let total = uploadLength ?? (totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil)
+            return TransferProgress(direction: .upload, completedBytes: totalBytesSent, totalBytes: total)
+        }
+        if let report { self.report(report) }
+    }
+
+    func didComplete(error: (any Error)?) {
+        let taken = state.withLock { state in
+            defer {
+                state.body = Data()
+                state.handle = nil
+            }
+            return (state.response, state.body, state.file, state.handle, state.failure, state.received)
+        }
+        let (response, body, file, handle, failure, received) = taken
+        try? handle?.close()
+        if let failure = failure ?? error.map({ EndpointKitError.transportFailed(url: url, underlying: $0) }) {
+            file?.failed()
+            return finish(.failure(failure))
+        }
+        guard let response else {
+            file?.failed()
+            return finish(.failure(EndpointKitError.invalidResponse(url: url)))
+        }
+        report(TransferProgress(direction: .download, completedBytes: received, totalBytes: received))
+        if let file, handle != nil {
+            file.completed()
+            finish(.success(Received(response: response, body: Data(), fileURL: file.url)))
+        } else {
+            file?.failed()
+            finish(.success(Received(response: response, body: body, fileURL: nil)))
+        }
+    }
+
+    private func report(_ value: TransferProgress) {
+        progress?(value)
+    }
+
+    /// `Content-Length`, unless the body is encoded (then the decoded size is unknown).
+    private static func expectedLength(of response: HTTPURLResponse) -> Int64? {
+        let encoding = response.value(forHTTPHeaderField: "Content-Encoding")?.lowercased()
+        guard encoding == nil || encoding == "identity",
+            let length = response.value(forHTTPHeaderField: "Content-Length").flatMap({ Int64($0) })
+        else { return nil }
+        return length
+    }
+}
