@@ -41,12 +41,22 @@ struct Outgoing: Sendable {
         request.httpBodyStream = nil
     }
 
-    func makeTask(in session: URLSession) -> URLSessionTask {
+    /// Makes the task that sends this. A stream body is made here, fresh for every task, and
+    /// given as the request's `httpBodyStream`: Foundation on Linux then treats it as a known
+    /// body and drops libcurl's `Expect: 100-continue`, which otherwise stalls each streamed
+    /// upload for a second against servers that don't answer `100 Continue`.
+    func makeTask(in session: URLSession) throws -> URLSessionTask {
         switch body {
-        case .data(let data): session.uploadTask(with: request, from: data)
-        case .file(let url): session.uploadTask(with: request, fromFile: url)
-        case .stream: session.uploadTask(withStreamedRequest: request)
-        case nil: session.dataTask(with: request)
+        case .data(let data):
+            return session.uploadTask(with: request, from: data)
+        case .file(let url):
+            return session.uploadTask(with: request, fromFile: url)
+        case .stream(let makeStream):
+            var request = request
+            request.httpBodyStream = try makeStream()
+            return session.dataTask(with: request)
+        case nil:
+            return session.dataTask(with: request)
         }
     }
 }

@@ -52,7 +52,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     func register(_ handler: TransferHandler, for outgoing: Outgoing, in session: URLSession) throws -> URLSessionTask {
         try state.withLock { state in
             guard !state.isInvalidated else { throw EndpointKitError.clientInvalidated }
-            let task = outgoing.makeTask(in: session)
+            let task = try outgoing.makeTask(in: session)
             state.routes[task.taskIdentifier] = Route(handler: handler, outgoing: outgoing)
             return task
         }
@@ -109,22 +109,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             return next.request
         }
         completionHandler(next)
-    }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask,
-        needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
-    ) {
-        let route = state.withLock { $0.routes[task.taskIdentifier] }
-        guard let route, case .stream(let makeStream)? = route.outgoing.body else {
-            return completionHandler(nil)
-        }
-        do {
-            completionHandler(try makeStream())
-        } catch {
-            route.handler.abort(error)
-            completionHandler(nil)
-        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

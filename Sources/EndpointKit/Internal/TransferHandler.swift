@@ -69,15 +69,6 @@ final class TransferHandler: Sendable {
         }
     }
 
-    /// Stops the task because of `error` (a disk or body-stream failure); the call fails with it.
-    func abort(_ error: any Error) {
-        let task = state.withLock { state -> URLSessionTask? in
-            if state.failure == nil { state.failure = error }
-            return state.lifecycle.runningTask
-        }
-        if let task { delegate.cancel(task) }
-    }
-
     /// Ends the call with `result` unless it ended already.
     func finish(_ result: Result<Received, any Error>) {
         let (completion, cancelled): (Completion?, Bool) = state.withLock { state in

@@ -199,6 +199,8 @@ private final class ConnectionHandler: ChannelInboundHandler {
         case .head(let head):
             self.head = head
             body = Data()
+            let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
+            inFlight.withLock { $0.path = path }
         case .body(var buffer):
             body.append(contentsOf: buffer.readBytes(length: buffer.readableBytes) ?? [])
         case .end:

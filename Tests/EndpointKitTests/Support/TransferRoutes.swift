@@ -1,0 +1,111 @@
+import Foundation
+import NIOHTTP1
+
+/// Routes for uploads and downloads: deterministic bytes, ranges, drops, chunked bodies.
+enum TransferRoutes {
+    /// The `/bytes` body repeats this block, whose length is prime, so no off-by-one survives.
+    private static let block: Data = {
+        let period = 65_521
+        let one = (0..<period).map { UInt8(truncatingIfNeeded: ($0 &* 31 &+ $0 / 251) % 253) }
+        return Data(one + one)
+    }()
+
+    /// Bytes `range` of the pattern.
+    static func bytes(_ range: Range<Int64>) -> Data {
+        let period = Int64(block.count / 2)
+        var data = Data(capacity: range.count)
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let offset = Int(index % period)
+            let length = Int(min(range.upperBound - index, period))
+            data.append(block[offset..<(offset + length)])
+            index += Int64(length)
+        }
+        return data
+    }
+
+    /// Writes the pattern for `range` in 64 KiB chunks, closing after `dropAfter` bytes if set.
+    static func stream(_ range: Range<Int64>, to response: Responder, dropAfter: Int64?, delay: UInt64 = 0) async throws {
+        var index = range.lowerBound
+        let chunk: Int64 = 64 * 1024
+        while index < range.upperBound {
+            let end = min(index + chunk, range.upperBound)
+            if let dropAfter, end - range.lowerBound > dropAfter {
+                try await response.write(bytes(index..<(range.lowerBound + dropAfter)))
+                return await response.close()
+            }
+            try await response.write(bytes(index..<end))
+            if delay > 0 { try await Task.sleep(nanoseconds: delay) }
+            index = end
+        }
+        try await response.end()
+    }
+
+    /// Parses a multipart/form-data body into (headers, body) parts.
+    static func multipartParts(_ body: Data, contentType: String) -> [(headers: [String: String], body: Data)] {
+        guard let boundary = contentType.components(separatedBy: "boundary=").last else { return [] }
+        let delimiter = Data("--\(boundary)".utf8)
+        var parts: [(headers: [String: String], body: Data)] = []
+        var ranges: [Range<Data.Index>] = []
+        var searchStart = body.startIndex
+        while let found = body.range(of: delimiter, in: searchStart..<body.endIndex) {
+            ranges.append(found)
+            searchStart = found.upperBound
+        }
+        for (start, end) in zip(ranges, ranges.dropFirst()) {
+            var chunk = body[start.upperBound..<end.lowerBound]
+            guard chunk.starts(with: Data("\r\n".utf8)) else { continue }
+            chunk = chunk.dropFirst(2).dropLast(2)
+            guard let split = chunk.range(of: Data("\r\n\r\n".utf8)) else { continue }
+            var headers: [String: String] = [:]
+            for line in String(decoding: chunk[chunk.startIndex..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n") {
+                let pair = line.split(separator: ":", maxSplits: 1)
+                if pair.count == 2 { headers[pair[0].lowercased()] = pair[1].trimmingCharacters(in: .whitespaces) }
+            }
+            parts.append((headers, Data(chunk[split.upperBound...])))
+        }
+        return parts
+    }
+
+    static let handler: TestServer.Handler = { request, response in
+        let query = request.queryItems
+        switch request.path {
+        case "/upload":
+            try await response.sendJSON(["received": request.body.count])
+        case "/multipart":
+            let parts = multipartParts(request.body, contentType: request.header("Content-Type") ?? "")
+            let summary = parts.map { part in
+                [
+                    "disposition": part.headers["content-disposition"] ?? "",
+                    "type": part.headers["content-type"] ?? "", "length": "\(part.body.count)",
+                    "text": part.body.count < 200 ? String(decoding: part.body, as: UTF8.self) : "",
+                ]
+            }
+            try await response.sendJSON(summary)
+        case "/bytes", "/ignore-range":
+            let count = Int64(query["count"] ?? "") ?? 1024
+            let etag = "\"v1-\(count)\""
+            let dropAfter = query["drop"].flatMap { Int64($0) }
+            let delay = UInt64(query["delay_us"] ?? "") ?? 0
+            var start: Int64 = 0
+            if request.path == "/bytes", let range = request.header("Range"), request.header("If-Range") == etag,
+                let value = range.split(separator: "=").last?.split(separator: "-").first, let from = Int64(value)
+            {
+                start = from
+            }
+            if start >= count && start > 0 {
+                return try await response.send(status: 416, headers: [("Content-Range", "bytes */\(count)")])
+            }
+            var headers = [("Content-Length", "\(count - start)"), ("ETag", etag), ("Content-Type", "application/octet-stream")]
+            if start > 0 { headers.append(("Content-Range", "bytes \(start)-\(count - 1)/\(count)")) }
+            try await response.head(status: start > 0 ? 206 : 200, headers: headers)
+            try await stream(start..<count, to: response, dropAfter: dropAfter, delay: delay * 1000)
+        case "/chunked":
+            let count = Int64(query["count"] ?? "") ?? 1024
+            try await response.head(status: 200, headers: [("Content-Type", "application/octet-stream")])
+            try await stream(0..<count, to: response, dropAfter: nil)
+        default:
+            try await Routes.standard(request, response)
+        }
+    }
+}
