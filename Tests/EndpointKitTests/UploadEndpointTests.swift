@@ -119,4 +119,36 @@ final class UploadEndpointTests: ServerTestCase {
         XCTAssertTrue(disconnected)
         XCTAssertLessThan(sent.withLock { $0 }, 400 << 20)
     }
+
+    /// Cancels file, data and stream uploads at random moments: each call ends once, promptly.
+    func testRandomCancellationOfUploads() async throws {
+        let iterations = Int(ProcessInfo.processInfo.environment["UPLOAD_CANCEL_ITERATIONS"] ?? "") ?? 200
+        let payload = TransferRoutes.bytes(0..<(4 << 20))
+        // Above the 8 MiB limit, so a file goes as a stream on Linux; below it, from memory.
+        let bigFile = try patternFile(count: 12 << 20)
+        let smallFile = temporaryFile(contents: payload)
+        defer {
+            try? FileManager.default.removeItem(at: bigFile)
+            try? FileManager.default.removeItem(at: smallFile)
+        }
+        let client = self.client!
+        var cancelled = 0
+        for iteration in 0..<iterations {
+            let bodies: [(UploadEndpointBody, Int)] = [
+                (.file(bigFile), 12 << 20), (.file(smallFile), payload.count), (.data(payload), payload.count),
+                (.stream { InputStream(data: payload) }, payload.count),
+            ]
+            let (body, size) = bodies[iteration % bodies.count]
+            let task = Task { try await client.upload(Upload(body: body)) }
+            try await Task.sleep(nanoseconds: UInt64.random(in: 0...3_000_000))
+            task.cancel()
+            switch await task.result {
+            case .success(let result): XCTAssertEqual(result.received, size)
+            case .failure(let error):
+                XCTAssertTrue(error is CancellationError, "\(error)")
+                cancelled += 1
+            }
+        }
+        XCTAssertGreaterThan(cancelled, 0)
+    }
 }

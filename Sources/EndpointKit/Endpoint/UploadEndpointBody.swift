@@ -4,7 +4,9 @@ import Foundation
 public enum UploadEndpointBody: Sendable {
     /// Bytes in memory.
     case data(Data)
-    /// A file, read from disk as it is sent (never loaded whole); its size is the `Content-Length`.
+    /// A file, read from disk as it is sent. On Apple platforms its size is sent as the
+    /// `Content-Length`; on Linux a file up to 8 MiB is sent from memory with its length and a
+    /// larger one with chunked transfer encoding (see Linux notes), so memory stays flat.
     case file(URL)
     /// A stream made by the closure, sent with chunked transfer encoding. The closure is called
     /// again whenever the body must be sent again (a 307/308 redirect, a retry), so it must

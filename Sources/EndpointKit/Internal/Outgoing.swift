@@ -13,6 +13,10 @@ struct Outgoing: Sendable {
         case stream(@Sendable () throws -> InputStream)
     }
 
+    /// On Linux, the largest file body sent from memory with a `Content-Length`; larger files
+    /// are streamed with chunked transfer encoding.
+    static let inMemoryFileLimit: Int64 = 8 << 20
+
     var request: URLRequest
     var body: Body?
 
@@ -50,7 +54,24 @@ struct Outgoing: Sendable {
         case .data(let data):
             return session.uploadTask(with: request, from: data)
         case .file(let url):
-            return session.uploadTask(with: request, fromFile: url)
+            #if canImport(FoundationNetworking)
+                // Foundation on Linux reads a file body ahead with DispatchIO and pauses libcurl
+                // meanwhile; a transfer that ends while a read is pending (a cancel, an early
+                // answer, a reset) crashes the process (EasyHandle.swift: `try!` on
+                // curl_easy_pause, libcurl error 43). So a small file goes from memory with its
+                // length, a larger one as a stream (chunked), never through that reader.
+                if let length = bodyLength, length <= Self.inMemoryFileLimit {
+                    return session.uploadTask(with: request, from: try Data(contentsOf: url))
+                }
+                guard let stream = InputStream(url: url) else {
+                    throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path])
+                }
+                var request = request
+                request.httpBodyStream = stream
+                return session.dataTask(with: request)
+            #else
+                return session.uploadTask(with: request, fromFile: url)
+            #endif
         case .stream(let makeStream):
             var request = request
             request.httpBodyStream = try makeStream()
