@@ -23,5 +23,8 @@ for package in Example; do
   swift test --package-path "$package"
 done
 
+step "Benchmarks: build (run them with: swift run -c release --package-path Benchmarks Bench)"
+swift build --package-path Benchmarks
+
 step "Example: the README's example command"
 swift run --package-path Example book-demo

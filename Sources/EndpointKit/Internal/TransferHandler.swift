@@ -25,6 +25,9 @@ final class TransferHandler: Sendable {
         var body = Data()
         var file: DownloadFile?
         var handle: FileHandle?
+        /// Bytes for the file not written yet: chunks arrive at 16 KiB; one write per chunk
+        /// costs a system call each.
+        var pending = Data()
         var failure: (any Error)?
         var received: Int64 = 0
         var expected: Int64?
@@ -32,6 +35,11 @@ final class TransferHandler: Sendable {
     }
 
     private let state: Locked<State>
+    /// Writes a download's bytes off the delegate queue, which then only copies them: on Linux
+    /// Foundation hands every chunk to that queue as fast as the socket delivers, so any work
+    /// done there lets chunks pile up in memory.
+    private let writer = DispatchQueue(label: "EndpointKit.download-writer")
+    private let writeFailure = Locked<(any Error)?>(nil)
     private let url: URL?
     private let delegate: SessionDelegate
     private let uploadLength: Int64?
@@ -108,13 +116,15 @@ final class TransferHandler: Sendable {
     func didReceive(data: Data) {
         let (report, abort) = state.withLock { state -> (TransferProgress?, URLSessionTask?) in
             if let handle = state.handle {
-                do {
-                    try handle.write(contentsOf: data)
-                } catch {
+                if let error = writeFailure.withLock({ $0 }) {
                     state.failure = error
                     state.handle = nil
-                    try? handle.close()
                     return (nil, state.lifecycle.runningTask)
+                }
+                state.pending.append(data)
+                if state.pending.count >= Self.writeSize {
+                    write(state.pending, to: handle)
+                    state.pending = Data(capacity: Self.writeSize)
                 }
             } else {
                 state.body.append(data)
@@ -141,10 +151,17 @@ final class TransferHandler: Sendable {
             defer {
                 state.body = Data()
                 state.handle = nil
+                state.pending = Data()
+            }
+            // Bytes that arrived before a failure are a valid prefix to resume after.
+            if let handle = state.handle, state.failure == nil {
+                write(state.pending, to: handle)
             }
             return (state.response, state.body, state.file, state.handle, state.failure, state.received)
         }
-        let (response, body, file, handle, failure, received) = taken
+        let (response, body, file, handle, stateFailure, received) = taken
+        writer.sync {}
+        let failure = stateFailure ?? writeFailure.withLock { $0 }
         try? handle?.close()
         if let failure = failure ?? error.map({ EndpointKitError.transportFailed(url: url, underlying: $0) }) {
             file?.failed()
@@ -167,6 +184,20 @@ final class TransferHandler: Sendable {
     private func report(_ value: TransferProgress) {
         progress?(value)
     }
+
+    private func write(_ data: Data, to handle: FileHandle) {
+        writer.async { [writeFailure] in
+            guard writeFailure.withLock({ $0 == nil }) else { return }
+            do {
+                try handle.write(contentsOf: data)
+            } catch {
+                writeFailure.withLock { $0 = error }
+            }
+        }
+    }
+
+    /// How many bytes are gathered before one write to the file.
+    private static let writeSize = 1 << 20
 
     /// `Content-Length`, unless the body is encoded (then the decoded size is unknown).
     private static func expectedLength(of response: HTTPURLResponse) -> Int64? {

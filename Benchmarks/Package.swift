@@ -1,0 +1,24 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Benchmarks, as a program that prints figures (never timed test assertions). Its own package,
+// so EndpointKit users never resolve NIO. Run: swift run -c release --package-path Benchmarks bench
+let package = Package(
+    name: "EndpointKitBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "EndpointKit", path: ".."),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "Bench",
+            dependencies: [
+                .product(name: "EndpointKit", package: "EndpointKit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,94 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A loopback HTTP server for benchmarks: `GET /bytes?count=N` streams N bytes (1 MiB writes,
+/// each after the previous one is flushed, so the server itself stays small); `POST /upload`
+/// counts the body and answers `{"received": N}`; anything else answers a small JSON object.
+final class BenchServer: Sendable {
+    let port: Int
+    private let channel: any Channel
+
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    private init(channel: any Channel) {
+        self.channel = channel
+        self.port = channel.localAddress?.port ?? 0
+    }
+
+    static func start() async throws -> BenchServer {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { child in
+                child.eventLoop.makeCompletedFuture {
+                    try child.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try child.pipeline.syncOperations.addHandler(Handler())
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        return BenchServer(channel: channel)
+    }
+
+    func stop() async {
+        try? await channel.close()
+    }
+
+    static let smallJSON = Data(
+        #"{"id":1,"title":"Dune","author":"Frank Herbert","year":1965,"tags":["sf","classic","desert"],"rating":4.25,"available":true,"isbn":"978-0441013593","publisher":"Chilton Books"}"#.utf8)
+
+    private final class Handler: ChannelInboundHandler {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+
+        private var uri = ""
+        private var received = 0
+        private static let chunk = ByteBuffer(repeating: 0x5A, count: 1 << 20)
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head(let head):
+                uri = head.uri
+                received = 0
+            case .body(let buffer):
+                received += buffer.readableBytes
+            case .end:
+                respond(context: context)
+            }
+        }
+
+        private func respond(context: ChannelHandlerContext) {
+            if uri.hasPrefix("/bytes") {
+                let count = Int(uri.split(separator: "=").last ?? "") ?? 0
+                writeHead(context: context, length: count, type: "application/octet-stream")
+                writeBytes(context: context, remaining: count)
+            } else {
+                let body = uri.hasPrefix("/upload") ? Data(#"{"received":\#(received)}"#.utf8) : BenchServer.smallJSON
+                writeHead(context: context, length: body.count, type: "application/json")
+                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            }
+        }
+
+        private func writeHead(context: ChannelHandlerContext, length: Int, type: String) {
+            let headers = HTTPHeaders([("Content-Length", "\(length)"), ("Content-Type", type)])
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+        }
+
+        private func writeBytes(context: ChannelHandlerContext, remaining: Int) {
+            guard remaining > 0 else {
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                return
+            }
+            let size = min(remaining, Self.chunk.readableBytes)
+            let buffer = Self.chunk.getSlice(at: 0, length: size) ?? Self.chunk
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer)))).whenSuccess {
+                let (handler, context) = loopBound.value
+                handler.writeBytes(context: context, remaining: remaining - size)
+            }
+        }
+    }
+}

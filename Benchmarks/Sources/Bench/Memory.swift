@@ -1,0 +1,116 @@
+import EndpointKit
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Resident memory of this process, from /proc (Linux).
+enum Memory {
+    /// Current and peak resident set size, in bytes.
+    static func resident() -> (current: Int, peak: Int) {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
+        func value(_ key: String) -> Int {
+            let line = status.split(separator: "\n").first { $0.hasPrefix(key) } ?? ""
+            return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+        }
+        return (value("VmRSS:"), value("VmHWM:"))
+    }
+
+    /// Resets the peak to the current size (Linux 4.0+), so a scenario's peak is its own.
+    static func resetPeak() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+}
+
+/// A GET whose content is the raw body.
+struct RawBytes: Endpoint {
+    typealias Content = Data
+    let path: String
+    func makeRequest() throws -> URLRequest { try URLRequest(.get, path) }
+    func content(from response: URLResponse?, with body: Data) throws -> Data { body }
+}
+
+/// A GET downloaded to a file.
+struct FileBytes: DownloadEndpoint {
+    typealias Content = URL
+    let path: String
+    func makeRequest() throws -> URLRequest { try URLRequest(.get, path) }
+}
+
+/// One memory scenario, run in a child process so its peak is its own; prints `peak-delta <bytes>`.
+enum MemoryScenario: String, CaseIterable {
+    case clientDownload = "URLSessionClient.download (file)"
+    case clientRequest = "URLSessionClient.request (Data)"
+    case rawDownloadTask = "raw URLSession downloadTask"
+    case rawDataTask = "raw URLSession dataTask (Data)"
+    case rawDelegateDiscard = "raw dataTask, delegate drops chunks"
+
+    var flag: String { String(describing: self) }
+
+    static func run(_ flag: String, baseURL: URL, bytes: Int) async throws {
+        guard let scenario = allCases.first(where: { $0.flag == flag }) else { return }
+        let path = "bytes?count=\(bytes)"
+        let url = baseURL.appendingPathComponent("bytes").appending(queryItems: [.init(name: "count", value: "\(bytes)")])
+        let client = URLSessionClient(baseURL: baseURL)
+        let session = URLSession(configuration: .endpointKitDefault)
+        _ = try await client.request(RawBytes(path: "bytes?count=1024"))
+        _ = try await session.data(from: url.deletingLastPathComponent().appendingPathComponent("warmup"))
+        Memory.resetPeak()
+        let before = Memory.resident().current
+        switch scenario {
+        case .clientDownload:
+            let file = try await client.download(FileBytes(path: path))
+            try? FileManager.default.removeItem(at: file)
+        case .clientRequest:
+            let data = try await client.request(RawBytes(path: path))
+            precondition(data.count == bytes)
+        case .rawDownloadTask:
+            let file: URL = try await withCheckedThrowingContinuation { continuation in
+                session.downloadTask(with: url) { location, _, error in
+                    if let location {
+                        let kept = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+                        try? FileManager.default.moveItem(at: location, to: kept)
+                        continuation.resume(returning: kept)
+                    } else {
+                        continuation.resume(throwing: error ?? URLError(.unknown))
+                    }
+                }.resume()
+            }
+            try? FileManager.default.removeItem(at: file)
+        case .rawDataTask:
+            let (data, _) = try await session.data(from: url)
+            precondition(data.count == bytes)
+        case .rawDelegateDiscard:
+            let done = DiscardingDelegate()
+            let delegated = URLSession(configuration: .endpointKitDefault, delegate: done, delegateQueue: nil)
+            await withCheckedContinuation { continuation in
+                done.onComplete = { continuation.resume() }
+                delegated.dataTask(with: url).resume()
+            }
+        }
+        print("peak-delta \(Memory.resident().peak - before)")
+        client.invalidate()
+    }
+
+    /// Runs this scenario in a child process and returns its peak growth in bytes.
+    func measure(baseURL: URL, bytes: Int) throws -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        process.arguments = ["memory-child", flag, baseURL.absoluteString, "\(bytes)"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let line = output.split(separator: "\n").first { $0.hasPrefix("peak-delta ") } ?? ""
+        return Int(line.split(separator: " ").last ?? "") ?? -1
+    }
+}
+
+/// A raw delegate that only counts chunks: what any delegate-based consumer costs in memory.
+final class DiscardingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    nonisolated(unsafe) var onComplete: () -> Void = {}
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {}
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) { onComplete() }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+// bench [--quick]                         the full table
+// bench memory-child SCENARIO URL BYTES   one memory scenario (run by the table in a child)
+
+let arguments = CommandLine.arguments
+if arguments.count == 5, arguments[1] == "memory-child", let url = URL(string: arguments[3]), let bytes = Int(arguments[4]) {
+    try await MemoryScenario.run(arguments[2], baseURL: url, bytes: bytes)
+    exit(0)
+}
+
+let quick = arguments.contains("--quick")
+let server = try await BenchServer.start()
+print("EndpointKit benchmarks: release build, loopback server on \(server.baseURL), \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
+
+let gigabyte = quick ? 256 << 20 : 1 << 30
+print("Peak resident memory growth while transferring \(gigabyte >> 20) MB (each in its own process)")
+print("  scenario                              peak growth")
+for scenario in MemoryScenario.allCases {
+    let delta = try scenario.measure(baseURL: server.baseURL, bytes: gigabyte)
+    let verdict = scenario == .clientDownload ? (delta <= 32 << 20 ? "  ✓ goal ≤ 32 MB" : "  ✗ goal ≤ 32 MB") : ""
+    print("  " + scenario.rawValue.padding(toLength: 38, withPad: " ", startingAt: 0)
+        + String(format: "%8.1f MB", Double(delta) / 1_048_576) + verdict)
+}
+
+print("\nThroughput against raw URLSession (median of rounds, measured alternately in this run)")
+print("  transfer                        raw URLSession   EndpointKit   ratio")
+for row in try await Throughput.run(baseURL: server.baseURL, rounds: quick ? 2 : 5) {
+    print("  " + row.name.padding(toLength: 30, withPad: " ", startingAt: 0)
+        + String(format: "%11.0f MB/s %10.0f MB/s %7.2f", row.baseline, row.measured, row.ratio))
+}
+await server.stop()
