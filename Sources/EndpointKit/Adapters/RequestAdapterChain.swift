@@ -26,6 +26,13 @@ public struct RequestAdapterChain: RequestAdapter {
         return request
     }
 
+    /// The adapters that also decide retries (such as ``AuthenticatingAdapter``), found in
+    /// `adapter` and, for a chain, among its adapters.
+    static func retriers(in adapter: any RequestAdapter) -> [any RequestRetrier] {
+        if let chain = adapter as? RequestAdapterChain { return chain.adapters.flatMap(retriers(in:)) }
+        return (adapter as? any RequestRetrier).map { [$0] } ?? []
+    }
+
     /// Runs one adapter, naming it in any error it throws. Cancellation passes through.
     static func run(_ adapter: any RequestAdapter, on request: URLRequest) async throws -> URLRequest {
         do {

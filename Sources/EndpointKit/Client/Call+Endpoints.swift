@@ -11,6 +11,7 @@ extension Call {
             endpoint: String(describing: T.self),
             makeOutgoing: { (Outgoing(request: try endpoint.makeRequest()), nil) },
             sink: .memory,
+            settings: endpoint,
             validate: { try endpoint.validate($0, response: $1, data: $2) },
             content: { try endpoint.content(from: $0, with: $1.body) })
     }
@@ -36,6 +37,7 @@ extension Call {
                 }
             },
             sink: .memory,
+            settings: endpoint,
             validate: { try endpoint.validate($0, response: $1, data: $2) },
             content: { try endpoint.content(from: $0, with: $1.body) })
     }
@@ -47,6 +49,7 @@ extension Call {
             endpoint: String(describing: T.self),
             makeOutgoing: { (Outgoing(request: try endpoint.makeRequest()), nil) },
             sink: .file(resumableURL: resumableURL),
+            settings: endpoint,
             validate: { try endpoint.validate($0, response: $1, data: $2) },
             content: { response, received in
                 let fileURL = try received.fileURL ?? Self.file(holding: received.body, at: resumableURL)

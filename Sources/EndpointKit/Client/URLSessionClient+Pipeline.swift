@@ -18,12 +18,14 @@ struct Call<Content: Sendable>: Sendable {
 
     let makeOutgoing: @Sendable () throws -> (Outgoing, MultipartFormData?)
     let sink: Sink
+    let settings: any EndpointSettings
     let validate: @Sendable (URLRequest, HTTPURLResponse, Data?) throws -> Void
     let content: @Sendable (HTTPURLResponse, TransferHandler.Received) throws -> Content
 }
 
 extension URLSessionClient {
-    /// The steps every call goes through: build, adapt, transfer, validate, decode, observe.
+    /// The steps every call goes through: build; then for each attempt adapt, transfer,
+    /// validate; then decode and observe. A failed attempt is retried when a retrier says so.
     func perform<Content>(
         _ call: Call<Content>, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Content {
@@ -32,34 +34,70 @@ extension URLSessionClient {
         var body: Data?
         var temporaryFile: URL?
         defer { temporaryFile.map { try? FileManager.default.removeItem(at: $0) } }
-        do {
-            var (outgoing, form) = try build(call)
-            request = outgoing.request
-            try Task.checkCancellation()
-            outgoing.request = try await RequestAdapterChain.run(requestAdapter, on: outgoing.request)
-            request = outgoing.request
-            if let form {
-                temporaryFile = try Self.write(form, into: &outgoing)
+        var attempt = 1
+        var base: Outgoing?
+        let progress = progress.map(Self.monotonic)
+        let timeout = call.settings.timeout ?? self.timeout
+        while true {
+            do {
+                if base == nil {
+                    var (built, form) = try build(call)
+                    request = built.request
+                    if let form { temporaryFile = try Self.write(form, into: &built) }
+                    base = built
+                }
+                guard var outgoing = base else { throw CancellationError() }
+                (request, response, body) = (outgoing.request, nil, nil)
+                try Task.checkCancellation()
+                outgoing.request = try await RequestAdapterChain.run(requestAdapter, on: outgoing.request)
+                request = outgoing.request
+                let received = try await transferFollowingRedirects(
+                    Self.prepared(outgoing, timeout: timeout), sink: call.sink, timeout: timeout, progress: progress)
+                let inMemory = received.fileURL == nil ? received.body : nil
+                (response, body) = (received.response, inMemory)
+                try call.validate(outgoing.request, received.response, inMemory)
+                let content = try Self.decode(Content.self, url: outgoing.request.url, received) {
+                    try call.content(received.response, received)
+                }
+                responseObserver?(request, response, body, nil)
+                return content
+            } catch {
+                var error = Task.isCancelled || error is CancellationError ? CancellationError() : error
+                if !(error is CancellationError), base?.canReplayBody == true, let request {
+                    do {
+                        if let delay = try await retryDelay(call, request: request, response: response, error: error, attempt: attempt) {
+                            responseObserver?(request, response, body, EndpointKitError.retrying(attempt: attempt, delay: delay, underlying: error))
+                            if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
+                            attempt += 1
+                            continue
+                        }
+                    } catch let retryError {
+                        error = retryError is CancellationError ? CancellationError() : retryError
+                    }
+                }
+                responseObserver?(request, response, body, error)
+                throw error
             }
-            let received = try await transferFollowingRedirects(
-                Self.prepared(outgoing), sink: call.sink, progress: progress.map(Self.monotonic))
-            (response, body) = (received.response, received.fileURL == nil ? received.body : nil)
-            try call.validate(outgoing.request, received.response, received.fileURL == nil ? received.body : nil)
-            let content = try Self.decode(Content.self, url: outgoing.request.url, received) {
-                try call.content(received.response, received)
-            }
-            responseObserver?(request, response, body, nil)
-            return content
-        } catch {
-            let error = Task.isCancelled || error is CancellationError ? CancellationError() : error
-            responseObserver?(request, response, body, error)
-            throw error
         }
+    }
+
+    /// Asks the adapters that retry, then the retry policy; the first "retry" wins.
+    private func retryDelay<Content>(
+        _ call: Call<Content>, request: URLRequest, response: HTTPURLResponse?, error: any Error, attempt: Int
+    ) async throws -> TimeInterval? {
+        let retriers = RequestAdapterChain.retriers(in: requestAdapter) + [call.settings.retryPolicy ?? retryPolicy]
+        for retrier in retriers {
+            if case .retry(let delay) = try await retrier.retry(request, response: response, error: error, attempt: attempt) {
+                return delay
+            }
+        }
+        return nil
     }
 
     /// Sends `outgoing`, sending it again through each redirect that asks for its body.
     func transferFollowingRedirects<Content>(
-        _ outgoing: Outgoing, sink: Call<Content>.Sink, progress: (@Sendable (TransferProgress) -> Void)?
+        _ outgoing: Outgoing, sink: Call<Content>.Sink, timeout: TimeInterval?,
+        progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> TransferHandler.Received {
         var outgoing = outgoing
         for _ in 0...Redirect.limit {
@@ -67,7 +105,7 @@ extension URLSessionClient {
             if case .file(let resumableURL) = sink {
                 file = DownloadFile(resumableURL: resumableURL, request: &outgoing.request)
             }
-            let received = try await transfer(outgoing, into: file, progress: progress)
+            let received = try await transfer(outgoing, into: file, timeout: timeout, progress: progress)
             guard let next = try Redirect.replay(after: received.response, of: outgoing) else { return received }
             outgoing = next
         }
@@ -76,9 +114,18 @@ extension URLSessionClient {
 
     /// Sends `outgoing` as one task and gathers its response, honouring task cancellation.
     func transfer(
-        _ outgoing: Outgoing, into file: DownloadFile?, progress: (@Sendable (TransferProgress) -> Void)?
+        _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?,
+        progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> TransferHandler.Received {
-        let handler = TransferHandler(outgoing: outgoing, file: file, delegate: delegate, progress: progress)
+        let handler = TransferHandler(
+            outgoing: outgoing, file: file, bodyLimit: maximumBodySize, delegate: delegate, progress: progress)
+        let timer = timeout.map { limit in
+            Task { [url = outgoing.request.url] in
+                try await Task.sleep(nanoseconds: UInt64(limit * 1_000_000_000))
+                handler.fail(EndpointKitError.timedOut(url: url, limit: limit))
+            }
+        }
+        defer { timer?.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 handler.onCompletion { continuation.resume(with: $0) }
@@ -157,8 +204,10 @@ extension URLSessionClient {
 
     /// Removes framing headers the transport sets itself: a manual `Content-Length` next to a
     /// body makes Foundation on Linux send an invalid request that hangs.
-    private static func prepared(_ outgoing: Outgoing) -> Outgoing {
+    private static func prepared(_ outgoing: Outgoing, timeout: TimeInterval?) -> Outgoing {
         var outgoing = outgoing
+        // Foundation's idle timeout takes whole seconds (0 would mean none); keep it past ours.
+        if let timeout { outgoing.request.timeoutInterval = max(outgoing.request.timeoutInterval, timeout.rounded(.up) + 1) }
         for name in ["Content-Length", "Transfer-Encoding"] where outgoing.request.value(forHTTPHeaderField: name) != nil {
             outgoing.request.setValue(nil, forHTTPHeaderField: name)
         }

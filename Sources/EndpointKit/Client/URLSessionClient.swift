@@ -27,8 +27,17 @@ open class URLSessionClient: Client, @unchecked Sendable {
     public let requestAdapter: any RequestAdapter
     /// The queue completion handlers run on.
     public let completionQueue: DispatchQueue
-    /// Sees the outcome of every call, once, before the caller does.
+    /// Sees the outcome of every call, once, before the caller does; and each attempt that is
+    /// retried, as ``EndpointKitError/retrying(attempt:delay:underlying:)``.
     public let responseObserver: ResponseObserver?
+    /// How failed attempts are retried, unless an endpoint gives its own; no retries by default.
+    public let retryPolicy: RetryPolicy
+    /// The longest one attempt may take, in seconds, unless an endpoint gives its own; `nil`
+    /// leaves only Foundation's idle timeout (`timeoutIntervalForRequest`).
+    public let timeout: TimeInterval?
+    /// The largest response body kept in memory, in bytes; a larger one fails with
+    /// ``EndpointKitError/bodyTooLarge(url:limit:)`` before it is read. Downloads have no limit.
+    public let maximumBodySize: Int
 
     let session: URLSession
     let delegate: SessionDelegate
@@ -42,15 +51,24 @@ open class URLSessionClient: Client, @unchecked Sendable {
     ///     without a `URLCache` (see Linux notes).
     ///   - completionQueue: Where completion handlers run; a private serial queue by default.
     ///   - responseObserver: Called once per call with its outcome.
+    ///   - retryPolicy: How failed attempts are retried; ``RetryPolicy/none`` by default.
+    ///   - timeout: The longest one attempt may take, in seconds; `nil` for Foundation's idle timeout.
+    ///   - maximumBodySize: The largest body kept in memory; 100 MiB by default.
     public init(
         requestAdapter: any RequestAdapter,
         configuration: URLSessionConfiguration = .endpointKitDefault,
         completionQueue: DispatchQueue = URLSessionClient.defaultCompletionQueue,
-        responseObserver: ResponseObserver? = nil
+        responseObserver: ResponseObserver? = nil,
+        retryPolicy: RetryPolicy = .none,
+        timeout: TimeInterval? = nil,
+        maximumBodySize: Int = 100 << 20
     ) {
         self.requestAdapter = requestAdapter
         self.completionQueue = completionQueue
         self.responseObserver = responseObserver
+        self.retryPolicy = retryPolicy
+        self.timeout = timeout
+        self.maximumBodySize = maximumBodySize
         let delegate = SessionDelegate()
         self.delegate = delegate
         #if canImport(FoundationNetworking)
@@ -69,11 +87,15 @@ open class URLSessionClient: Client, @unchecked Sendable {
         baseURL: URL,
         configuration: URLSessionConfiguration = .endpointKitDefault,
         completionQueue: DispatchQueue = URLSessionClient.defaultCompletionQueue,
-        responseObserver: ResponseObserver? = nil
+        responseObserver: ResponseObserver? = nil,
+        retryPolicy: RetryPolicy = .none,
+        timeout: TimeInterval? = nil,
+        maximumBodySize: Int = 100 << 20
     ) {
         self.init(
             requestAdapter: BaseRequestAdapter(baseURL: baseURL), configuration: configuration,
-            completionQueue: completionQueue, responseObserver: responseObserver)
+            completionQueue: completionQueue, responseObserver: responseObserver, retryPolicy: retryPolicy,
+            timeout: timeout, maximumBodySize: maximumBodySize)
     }
 
     deinit {

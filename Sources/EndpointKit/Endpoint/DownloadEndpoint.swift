@@ -14,7 +14,7 @@ import Foundation
 /// cancelled. Set ``resumableFileURL`` to keep the bytes of a failed or cancelled download
 /// there: the next download of the endpoint then asks only for the rest (`Range` with
 /// `If-Range`) and starts over if the server sends the whole entity instead.
-public protocol DownloadEndpoint: Sendable {
+public protocol DownloadEndpoint: EndpointSettings {
     /// The value the call produces.
     associatedtype Content: Sendable
 

@@ -10,7 +10,7 @@ import Foundation
 /// Run an endpoint through any ``Client``, such as ``URLSessionClient``, with a completion
 /// handler or with `async`/`await`. The request's URL may be relative (a path such as `"books"`);
 /// the client's ``BaseRequestAdapter`` resolves it against the base URL.
-public protocol Endpoint: Sendable {
+public protocol Endpoint: EndpointSettings {
     /// The value the call produces.
     associatedtype Content: Sendable
 

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// The body is given apart from the request (not as `httpBody`), so large bodies are never
 /// held in memory and can be sent again on a redirect.
-public protocol UploadEndpoint: Sendable {
+public protocol UploadEndpoint: EndpointSettings {
     /// The value the call produces.
     associatedtype Content: Sendable
 

@@ -31,12 +31,21 @@ public enum EndpointKitError: Error, CustomStringConvertible, Sendable {
     case clientInvalidated
     /// A redirect could not be followed faithfully (for example a body that cannot be replayed).
     case redirectRefused(url: URL?, reason: String)
+    /// The attempt took longer than `limit` seconds: no answer, or a body that stalled.
+    case timedOut(url: URL?, limit: TimeInterval)
+    /// The response body is larger than the client keeps in memory (`limit` bytes). Use a
+    /// ``DownloadEndpoint`` for large bodies.
+    case bodyTooLarge(url: URL?, limit: Int)
+    /// Given to the response observer only: this attempt failed with `underlying` and is sent
+    /// again after `delay` seconds. The caller never sees it.
+    case retrying(attempt: Int, delay: TimeInterval, underlying: any Error)
 
     /// The HTTP status code, when the server answered.
     public var statusCode: Int? {
         switch self {
         case .unacceptableStatus(let failure): failure.statusCode
         case .decodingFailed(let failure): failure.statusCode
+        case .retrying(_, _, let error): (error as? EndpointKitError)?.statusCode
         default: nil
         }
     }
@@ -45,7 +54,7 @@ public enum EndpointKitError: Error, CustomStringConvertible, Sendable {
     public var underlyingError: (any Error)? {
         switch self {
         case .invalidRequest(_, let error), .requestAdapterFailed(_, let error),
-            .transportFailed(_, let error):
+            .transportFailed(_, let error), .retrying(_, _, let error):
             error
         case .decodingFailed(let failure): failure.underlying
         default: nil
@@ -73,7 +82,17 @@ public enum EndpointKitError: Error, CustomStringConvertible, Sendable {
             "The client was invalidated and takes no more requests"
         case .redirectRefused(let url, let reason):
             "Redirect from \(url?.absoluteString ?? "<no URL>") not followed: \(reason)"
+        case .timedOut(let url, let limit):
+            "Request to \(url?.absoluteString ?? "<no URL>") timed out after \(Self.seconds(limit))"
+        case .bodyTooLarge(let url, let limit):
+            "Response from \(url?.absoluteString ?? "<no URL>") is larger than \(limit) bytes, the most kept in memory"
+        case .retrying(let attempt, let delay, let error):
+            "Attempt \(attempt) failed, retrying in \(Self.seconds(delay)): \(error)"
         }
+    }
+
+    private static func seconds(_ value: TimeInterval) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : String(format: "%.2f s", value)
     }
 
     private static func describe(_ error: any Error) -> String {

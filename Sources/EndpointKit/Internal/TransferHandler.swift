@@ -43,18 +43,22 @@ final class TransferHandler: Sendable {
     private let url: URL?
     private let delegate: SessionDelegate
     private let uploadLength: Int64?
+    private let bodyLimit: Int
+    private let timeoutInterval: TimeInterval
     private let progress: (@Sendable (TransferProgress) -> Void)?
 
     init(
-        outgoing: Outgoing, file: DownloadFile?, delegate: SessionDelegate,
+        outgoing: Outgoing, file: DownloadFile?, bodyLimit: Int, delegate: SessionDelegate,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) {
         var state = State()
         state.file = file
         self.state = Locked(state)
         self.url = outgoing.request.url
+        self.timeoutInterval = outgoing.request.timeoutInterval
         self.delegate = delegate
         self.uploadLength = outgoing.carriesBody ? outgoing.bodyLength : nil
+        self.bodyLimit = bodyLimit
         self.progress = progress
     }
 
@@ -75,6 +79,15 @@ final class TransferHandler: Sendable {
         if let task = state.withLock({ $0.lifecycle.cancel() }) {
             delegate.cancel(task)
         }
+    }
+
+    /// Stops the task and ends the call with `error` (a timeout), unless it ended already.
+    func fail(_ error: any Error) {
+        let task = state.withLock { state -> URLSessionTask? in
+            if state.failure == nil { state.failure = error }
+            return state.lifecycle.runningTask
+        }
+        if let task { delegate.cancel(task) }
     }
 
     /// Ends the call with `result` unless it ended already.
@@ -98,7 +111,13 @@ final class TransferHandler: Sendable {
             state.body = Data()
             state.received = 0
             state.expected = Self.expectedLength(of: http)
-            guard var file = state.file, (200..<300).contains(http.statusCode) else { return .allow }
+            guard var file = state.file, (200..<300).contains(http.statusCode) else {
+                if let expected = state.expected, expected > bodyLimit {
+                    state.failure = EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit)
+                    return .cancel
+                }
+                return .allow
+            }
             do {
                 let (handle, offset) = try file.open(for: http)
                 state.handle = handle
@@ -126,6 +145,10 @@ final class TransferHandler: Sendable {
                     write(state.pending, to: handle)
                     state.pending = Data(capacity: Self.writeSize)
                 }
+            } else if state.body.count + data.count > bodyLimit {
+                state.failure = state.failure ?? EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit)
+                state.body = Data()
+                return (nil, state.lifecycle.runningTask)
             } else {
                 state.body.append(data)
             }
@@ -163,7 +186,7 @@ final class TransferHandler: Sendable {
         writer.sync {}
         let failure = stateFailure ?? writeFailure.withLock { $0 }
         try? handle?.close()
-        if let failure = failure ?? error.map({ EndpointKitError.transportFailed(url: url, underlying: $0) }) {
+        if let failure = failure ?? error.map(transportError) {
             file?.failed()
             return finish(.failure(failure))
         }
@@ -179,6 +202,14 @@ final class TransferHandler: Sendable {
             file?.failed()
             finish(.success(Received(response: response, body: body, fileURL: nil)))
         }
+    }
+
+    /// Foundation's own (idle) timeout reads as the package's timeout error.
+    private func transportError(_ error: any Error) -> any Error {
+        if let urlError = error as? URLError, urlError.code == .timedOut {
+            return EndpointKitError.timedOut(url: url, limit: timeoutInterval)
+        }
+        return EndpointKitError.transportFailed(url: url, underlying: error)
     }
 
     private func report(_ value: TransferProgress) {

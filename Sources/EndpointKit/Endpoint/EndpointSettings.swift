@@ -1,0 +1,19 @@
+import Foundation
+
+/// Settings an endpoint may give for itself; the client's apply where it gives none.
+/// ``Endpoint``, ``UploadEndpoint`` and ``DownloadEndpoint`` all refine it, so an endpoint
+/// overrides a setting by declaring the property.
+public protocol EndpointSettings: Sendable {
+    /// The longest one attempt may take, in seconds (no answer, or a stalled body); `nil` for
+    /// the client's timeout.
+    var timeout: TimeInterval? { get }
+    /// How this endpoint's failed attempts are retried; `nil` for the client's policy.
+    var retryPolicy: RetryPolicy? { get }
+}
+
+extension EndpointSettings {
+    /// The client's timeout.
+    public var timeout: TimeInterval? { nil }
+    /// The client's retry policy.
+    public var retryPolicy: RetryPolicy? { nil }
+}
