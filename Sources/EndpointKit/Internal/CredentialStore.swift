@@ -11,16 +11,24 @@ actor CredentialStore<Credential: Sendable> {
     func refresh(using makeFresh: @escaping @Sendable (Credential) async throws -> Credential) async throws -> Credential {
         if let refreshing { return try await refreshing.value }
         let old = current
-        let task = Task { try await makeFresh(old) }
-        refreshing = task
-        do {
-            let fresh = try await task.value
-            current = fresh
-            refreshing = nil
-            return fresh
-        } catch {
-            refreshing = nil
-            throw error
+        // The new credential is installed before the task finishes, so no caller that waited
+        // for it can read the old one afterwards.
+        let task = Task {
+            do {
+                let fresh = try await makeFresh(old)
+                self.install(fresh)
+                return fresh
+            } catch {
+                self.install(nil)
+                throw error
+            }
         }
+        refreshing = task
+        return try await task.value
+    }
+
+    private func install(_ fresh: Credential?) {
+        if let fresh { current = fresh }
+        refreshing = nil
     }
 }

@@ -106,17 +106,16 @@ final class TransferHandler: Sendable {
         if let uploadLength, sent < uploadLength {
             report(TransferProgress(direction: .upload, completedBytes: uploadLength, totalBytes: uploadLength))
         }
-        return state.withLock { state in
+        let refused = state.withLock { state -> (any Error)? in
             state.response = http
             state.body = Data()
             state.received = 0
             state.expected = Self.expectedLength(of: http)
             guard var file = state.file, (200..<300).contains(http.statusCode) else {
                 if let expected = state.expected, expected > bodyLimit {
-                    state.failure = EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit)
-                    return .cancel
+                    return EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit)
                 }
-                return .allow
+                return nil
             }
             do {
                 let (handle, offset) = try file.open(for: http)
@@ -124,12 +123,14 @@ final class TransferHandler: Sendable {
                 state.received = offset
                 state.expected = DownloadFile.rangeTotal(of: http) ?? state.expected.map { $0 + offset }
                 state.file = file
-                return .allow
+                return nil
             } catch {
-                state.failure = error
-                return .cancel
+                return error
             }
         }
+        // Foundation on Linux ignores a `.cancel` disposition; cancel the task instead.
+        if let refused { fail(refused) }
+        return .allow
     }
 
     func didReceive(data: Data) {

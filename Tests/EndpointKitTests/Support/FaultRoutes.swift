@@ -1,0 +1,102 @@
+import Foundation
+
+@testable import EndpointKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Routes that misbehave on purpose: flaky statuses, resets, stalls, truncation, huge heads.
+final class FaultRoutes: Sendable {
+    /// Requests seen per `key`, for routes that fail the first N times.
+    let counts = Locked<[String: Int]>([:])
+    /// The token `/auth` accepts.
+    let validToken = Locked("token-1")
+
+    func count(_ key: String) -> Int { counts.withLock { $0[key, default: 0] } }
+
+    var handler: TestServer.Handler {
+        { [self] request, response in
+            let query = request.queryItems
+            let key = query["key"] ?? request.path
+            let seen = counts.withLock { counts -> Int in
+                counts[key, default: 0] += 1
+                return counts[key, default: 0]
+            }
+            let failures = Int(query["fail"] ?? "") ?? 0
+            switch request.path {
+            case "/flaky":
+                if seen <= failures {
+                    var headers = [("Content-Type", "text/plain")]
+                    if let retryAfter = query["retry_after"] { headers.append(("Retry-After", retryAfter)) }
+                    return try await response.send(
+                        status: Int(query["status"] ?? "") ?? 503, headers: headers, body: Data("busy".utf8))
+                }
+                try await response.sendJSON(["attempt": seen, "received": request.body.count])
+            case "/reset-first":
+                if seen <= failures { return await response.reset() }
+                try await response.sendJSON(["attempt": seen, "received": request.body.count])
+            case "/auth":
+                let token = validToken.withLock { $0 }
+                guard request.header("Authorization") == "Bearer \(token)" else {
+                    return try await response.send(status: 401, body: Data("expired".utf8))
+                }
+                try await response.sendJSON(["attempt": seen, "received": request.body.count])
+            case "/stall":
+                try await Task.sleep(nanoseconds: 60_000_000_000)
+            case "/stall-body":
+                try await response.head(status: 200, headers: [("Content-Length", "1000")])
+                try await response.write(Data(repeating: 0x41, count: 100))
+                try await Task.sleep(nanoseconds: 60_000_000_000)
+            case "/truncate":
+                try await response.head(status: 200, headers: [("Content-Length", "1000"), ("Content-Type", "application/json")])
+                try await response.write(Data(#"{"id": 1, "title": "#.utf8))
+                await response.close()
+            case "/chunked-big":
+                try await response.head(status: 200, headers: [("Content-Type", "application/octet-stream")])
+                for _ in 0..<64 { try await response.write(Data(repeating: 0x42, count: 16_384)) }
+                try await response.end()
+            case "/reset":
+                await response.reset()
+            case "/huge-header":
+                let filler = String(repeating: "x", count: 8_000)
+                let headers = (0..<1_300).map { ("X-Filler-\($0)", filler) }
+                try await response.send(headers: headers, body: Data("{}".utf8))
+            case "/huge-length":
+                try await response.head(status: 200, headers: [("Content-Length", "\(2 << 30)"), ("Content-Type", "application/json")])
+                try await response.write(Data(#"{"id": 1"#.utf8))
+                try await Task.sleep(nanoseconds: 60_000_000_000)
+            default:
+                try await Routes.standard(request, response)
+            }
+        }
+    }
+}
+
+struct Attempt: Decodable, Sendable, Equatable {
+    let attempt: Int
+    let received: Int
+}
+
+/// Any method and path, decoding `/flaky`-style answers.
+struct AttemptEndpoint: JSONEndpoint {
+    typealias Content = Attempt
+    var method: HTTPMethod = .get
+    let path: String
+    var retryPolicy: RetryPolicy?
+    var timeout: TimeInterval?
+    func makeRequest() throws -> URLRequest { try URLRequest(method, path) }
+}
+
+struct AttemptUpload: UploadEndpoint {
+    typealias Content = Attempt
+    let path: String
+    let body: UploadEndpointBody
+    var retryPolicy: RetryPolicy? { RetryPolicy.fast.retryingAllMethods() }
+    func makeRequest() throws -> (URLRequest, UploadEndpointBody) { (try URLRequest(.post, path), body) }
+}
+
+extension RetryPolicy {
+    /// The default policy with waits short enough for tests.
+    static let fast = RetryPolicy(initialDelay: 0.01, maximumDelay: 0.05)
+}
