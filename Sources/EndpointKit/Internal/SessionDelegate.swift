@@ -58,6 +58,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
+    /// How many tasks are routed now: zero once every call has ended.
+    var activeTaskCount: Int { state.withLock { $0.routes.count } }
+
     /// Stops routing events for `task` (one that was never resumed).
     func unregister(_ task: URLSessionTask) {
         _ = state.withLock { $0.routes.removeValue(forKey: task.taskIdentifier) }

@@ -52,6 +52,23 @@ final class FaultRoutes: Sendable {
                 try await response.head(status: 200, headers: [("Content-Length", "1000"), ("Content-Type", "application/json")])
                 try await response.write(Data(#"{"id": 1, "title": "#.utf8))
                 await response.close()
+            case "/chaos":
+                // A fixed mix, picked by the request's number: 55 % fine, 10 % each reset,
+                // 503, stall, truncated body, 5 % slow.
+                let pick = (Int(query["n"] ?? "") ?? 0) &* 7919 % 100
+                switch pick {
+                case 0..<55: try await response.sendJSON(["attempt": seen, "received": 0])
+                case 55..<65: await response.reset()
+                case 65..<75: try await response.send(status: 503)
+                case 75..<85: try await Task.sleep(nanoseconds: 5_000_000_000)
+                case 85..<95:
+                    try await response.head(status: 200, headers: [("Content-Length", "500")])
+                    try await response.write(Data(#"{"attempt":"#.utf8))
+                    await response.close()
+                default:
+                    try await Task.sleep(nanoseconds: 100_000_000)
+                    try await response.sendJSON(["attempt": seen, "received": 0])
+                }
             case "/chunked-big":
                 try await response.head(status: 200, headers: [("Content-Type", "application/octet-stream")])
                 for _ in 0..<64 { try await response.write(Data(repeating: 0x42, count: 16_384)) }
