@@ -60,6 +60,9 @@ final class BenchServer: Sendable {
         }
 
         private func respond(context: ChannelHandlerContext) {
+            if uri.hasPrefix("/chaos") {
+                return chaos(context: context, pick: (Int(uri.split(separator: "=").last ?? "") ?? 0) &* 7919 % 100)
+            }
             if uri.hasPrefix("/bytes") {
                 let count = Int(uri.split(separator: "=").last ?? "") ?? 0
                 writeHead(context: context, length: count, type: "application/octet-stream")
@@ -69,6 +72,37 @@ final class BenchServer: Sendable {
                 writeHead(context: context, length: body.count, type: "application/json")
                 context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            }
+        }
+
+        /// Misbehaves on purpose, by the request's number: 55 % fine, 10 % each reset, 503,
+        /// stall (never answers), truncated body, 5 % answered after 100 ms.
+        private func chaos(context: ChannelHandlerContext, pick: Int) {
+            let channel = context.channel
+            switch pick {
+            case 0..<55, 95..<100:
+                let delay: TimeAmount = pick >= 95 ? .milliseconds(100) : .zero
+                let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                context.eventLoop.scheduleTask(in: delay) {
+                    let (handler, context) = loopBound.value
+                    handler.writeHead(context: context, length: BenchServer.smallJSON.count, type: "application/json")
+                    context.write(handler.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: BenchServer.smallJSON)))), promise: nil)
+                    context.writeAndFlush(handler.wrapOutboundOut(.end(nil)), promise: nil)
+                }
+            case 55..<65:
+                (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
+                    channel.close(promise: nil)
+                }
+            case 65..<75:
+                let headers = HTTPHeaders([("Content-Length", "0")])
+                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .serviceUnavailable, headers: headers))), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            case 75..<85:
+                break
+            default:
+                writeHead(context: context, length: 500, type: "application/json")
+                context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: #"{"id":"#)))), promise: nil)
+                context.close(promise: nil)
             }
         }
 

@@ -1,6 +1,7 @@
 import Foundation
 
 // bench [--quick]                         the full table
+// bench stress [COUNT]                    10,000 calls against a faulty server, random cancels
 // bench memory-child SCENARIO URL BYTES   one memory scenario (run by the table in a child)
 
 let arguments = CommandLine.arguments
@@ -11,6 +12,10 @@ if arguments.count == 5, arguments[1] == "memory-child", let url = URL(string: a
 
 let quick = arguments.contains("--quick")
 let server = try await BenchServer.start()
+if arguments.count >= 2, arguments[1] == "stress" {
+    try await Stress.run(baseURL: server.baseURL, count: arguments.count > 2 ? Int(arguments[2]) ?? 10_000 : 10_000)
+    exit(0)
+}
 print("EndpointKit benchmarks: release build, loopback server on \(server.baseURL), \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
 
 let gigabyte = quick ? 256 << 20 : 1 << 30
