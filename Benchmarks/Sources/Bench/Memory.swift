@@ -52,7 +52,7 @@ enum MemoryScenario: String, CaseIterable {
         guard let scenario = allCases.first(where: { $0.flag == flag }) else { return }
         let path = "bytes?count=\(bytes)"
         let url = baseURL.appendingPathComponent("bytes").appending(queryItems: [.init(name: "count", value: "\(bytes)")])
-        let client = URLSessionClient(baseURL: baseURL)
+        let client = URLSessionClient(baseURL: baseURL, maximumBodySize: .max)
         let session = URLSession(configuration: .endpointKitDefault)
         _ = try await client.request(RawBytes(path: "bytes?count=1024"))
         _ = try await session.data(from: url.deletingLastPathComponent().appendingPathComponent("warmup"))
