@@ -154,12 +154,23 @@ extension URLSessionClient {
         _ work: @escaping @Sendable (@escaping @Sendable (TransferProgress) -> Void) async throws -> Content
     ) -> Progress {
         let progress = Progress(totalUnitCount: -1)
+        let reported = Locked<Int64>(-1)
         let task = Task {
             let result: Result<Content, any Error>
             do {
                 result = .success(
                     try await work { update in
                         guard update.direction == direction else { return }
+                        // Foundation's Progress is costly to update: move it in steps of about 1 %.
+                        let step = max(64 * 1024, (update.totalBytes ?? 0) / 100)
+                        let due = reported.withLock { last in
+                            guard update.completedBytes - last >= step || update.completedBytes == update.totalBytes else {
+                                return false
+                            }
+                            last = update.completedBytes
+                            return true
+                        }
+                        guard due else { return }
                         // Foundation's Progress traps if the total drops below the count done.
                         let total = update.totalBytes.map { max($0, update.completedBytes) } ?? -1
                         if total != progress.totalUnitCount { progress.totalUnitCount = total }

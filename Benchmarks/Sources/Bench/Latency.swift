@@ -1,0 +1,112 @@
+import AsyncHTTPClient
+import EndpointKit
+import Foundation
+import NIOCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Requests per second and latency percentiles of each client, at a fixed number of requests
+/// in flight, against the in-process server; each cell measured for the same time in one run.
+enum Latency {
+    struct Cell {
+        let requestsPerSecond: Double
+        let p50: Double
+        let p99: Double
+    }
+
+    /// One way of doing a GET of `path` and reading the whole body.
+    struct Contender: Sendable {
+        let name: String
+        let get: @Sendable (String) async throws -> Void
+    }
+
+    static func measure(_ contender: Contender, path: String, concurrency: Int, seconds: Double) async throws -> Cell {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+        let samples = try await withThrowingTaskGroup(of: [UInt64].self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    var latencies: [UInt64] = []
+                    while DispatchTime.now().uptimeNanoseconds < deadline {
+                        let start = DispatchTime.now().uptimeNanoseconds
+                        try await contender.get(path)
+                        latencies.append(DispatchTime.now().uptimeNanoseconds - start)
+                    }
+                    return latencies
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }.sorted()
+        }
+        func percentile(_ p: Double) -> Double {
+            samples.isEmpty ? 0 : Double(samples[min(samples.count - 1, Int(Double(samples.count) * p))]) / 1e6
+        }
+        return Cell(requestsPerSecond: Double(samples.count) / seconds, p50: percentile(0.5), p99: percentile(0.99))
+    }
+
+    static func contenders(baseURL: URL, httpClient: HTTPClient) -> [Contender] {
+        let session = URLSession(configuration: .endpointKitDefault)
+        let client = URLSessionClient(baseURL: baseURL)
+        let delegated = DelegateSession()
+        return [
+            Contender(name: "raw URLSession") { path in
+                let url = URL(string: path, relativeTo: baseURL) ?? baseURL
+                let (data, _) = try await session.data(from: url)
+                precondition(!data.isEmpty)
+            },
+            Contender(name: "raw URLSession, data delegate") { path in
+                let data = try await delegated.data(from: URL(string: path, relativeTo: baseURL) ?? baseURL)
+                precondition(!data.isEmpty)
+            },
+            Contender(name: "URLSessionClient async") { path in
+                let data = try await client.request(RawBytes(path: path))
+                precondition(!data.isEmpty)
+            },
+            Contender(name: "URLSessionClient completion") { path in
+                let data: Data = try await withCheckedThrowingContinuation { continuation in
+                    client.request(RawBytes(path: path)) { continuation.resume(with: $0) }
+                }
+                precondition(!data.isEmpty)
+            },
+            Contender(name: "raw AsyncHTTPClient") { path in
+                let response = try await httpClient.execute(
+                    HTTPClientRequest(url: baseURL.absoluteString + "/" + path), timeout: .seconds(30))
+                let body = try await response.body.collect(upTo: 16 << 20)
+                precondition(body.readableBytes > 0)
+            },
+        ]
+    }
+
+    static func run(baseURL: URL, seconds: Double) async throws {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let contenders = contenders(baseURL: baseURL, httpClient: httpClient)
+        print("\nRequests per second and latency (ms), \(seconds) s per cell; ratios against raw URLSession,")
+        print("and for EndpointKit's AsyncHTTPClient rows against raw AsyncHTTPClient")
+        print("  body      in flight  client                          req/s   ratio     p50     p99  (goal: URLSessionClient ≥ 0.95)")
+        for (label, path) in [("200 B", "json"), ("1 MB", "bytes?count=1048576")] {
+            for concurrency in [1, 16, 64] {
+                var baseline: Double?
+                var delegateBaseline = 0.0
+                for contender in contenders {
+                    _ = try await measure(contender, path: path, concurrency: concurrency, seconds: 0.2)
+                    let cell = try await measure(contender, path: path, concurrency: concurrency, seconds: seconds)
+                    let ratio = baseline.map { cell.requestsPerSecond / $0 } ?? 1
+                    if baseline == nil { baseline = cell.requestsPerSecond }
+                    if contender.name.hasSuffix("data delegate") { delegateBaseline = cell.requestsPerSecond }
+                    let versusDelegate = contender.name.hasPrefix("URLSessionClient")
+                        ? String(format: "  (%.2f of delegate baseline)", cell.requestsPerSecond / max(delegateBaseline, 1)) : ""
+                    let within = contender.name.hasPrefix("URLSessionClient") ? (ratio >= 0.95 ? " ✓" : " ✗") : ""
+                    print(
+                        "  " + label.padding(toLength: 10, withPad: " ", startingAt: 0)
+                            + String(format: "%9d  ", concurrency)
+                            + contender.name.padding(toLength: 28, withPad: " ", startingAt: 0)
+                            + String(format: "%9.0f %7.2f%@ %7.2f %7.2f", cell.requestsPerSecond, ratio, within, cell.p50, cell.p99)
+                            + versusDelegate)
+                }
+            }
+        }
+        try await httpClient.shutdown()
+    }
+}
