@@ -41,6 +41,7 @@ open class URLSessionClient: Client, @unchecked Sendable {
 
     let session: URLSession
     let delegate: SessionDelegate
+    let pipeline: Pipeline
 
     /// Creates a client.
     ///
@@ -78,8 +79,12 @@ open class URLSessionClient: Client, @unchecked Sendable {
             let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
             configuration.urlCache = nil
         #endif
-        self.session = URLSession(
-            configuration: configuration, delegate: delegate, delegateQueue: delegate.queue)
+        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegate.queue)
+        self.session = session
+        self.pipeline = Pipeline(
+            requestAdapter: requestAdapter, responseObserver: responseObserver, retryPolicy: retryPolicy,
+            timeout: timeout, maximumBodySize: maximumBodySize,
+            transport: URLSessionTransport(session: session, delegate: delegate))
     }
 
     /// Creates a client whose requests are resolved against `baseURL`.
@@ -123,13 +128,13 @@ open class URLSessionClient: Client, @unchecked Sendable {
         _ endpoint: T,
         completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        complete(on: completionQueue, completionHandler) { try await self.perform(Call(endpoint), progress: $0) }
+        pipeline.complete(on: completionQueue, completionHandler) { try await self.pipeline.perform(Call(endpoint), progress: $0) }
     }
 
     /// Runs `endpoint` and returns its content. Cancelling the calling `Task` cancels the
     /// request (the connection is closed) and throws `CancellationError`.
     open func request<T: Endpoint>(_ endpoint: T) async throws -> T.Content {
-        try await perform(Call(endpoint))
+        try await pipeline.perform(Call(endpoint))
     }
 
     /// Sends `endpoint`'s body and calls `completionHandler` once, on ``completionQueue``. The
@@ -139,8 +144,8 @@ open class URLSessionClient: Client, @unchecked Sendable {
         _ endpoint: T,
         completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        complete(on: completionQueue, counting: .upload, completionHandler) {
-            try await self.perform(Call(upload: endpoint), progress: $0)
+        pipeline.complete(on: completionQueue, counting: .upload, completionHandler) {
+            try await self.pipeline.perform(Call(upload: endpoint), progress: $0)
         }
     }
 
@@ -148,7 +153,7 @@ open class URLSessionClient: Client, @unchecked Sendable {
     open func upload<T: UploadEndpoint>(
         _ endpoint: T, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> T.Content {
-        try await perform(Call(upload: endpoint), progress: progress)
+        try await pipeline.perform(Call(upload: endpoint), progress: progress)
     }
 
     /// Downloads `endpoint`'s body to a file and calls `completionHandler` once, on
@@ -159,7 +164,7 @@ open class URLSessionClient: Client, @unchecked Sendable {
         _ endpoint: T,
         completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        complete(on: completionQueue, completionHandler) { try await self.perform(Call(download: endpoint), progress: $0) }
+        pipeline.complete(on: completionQueue, completionHandler) { try await self.pipeline.perform(Call(download: endpoint), progress: $0) }
     }
 
     /// Downloads `endpoint`'s body to a file and returns its content, reporting bytes as they
@@ -167,6 +172,6 @@ open class URLSessionClient: Client, @unchecked Sendable {
     open func download<T: DownloadEndpoint>(
         _ endpoint: T, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> T.Content {
-        try await perform(Call(download: endpoint), progress: progress)
+        try await pipeline.perform(Call(download: endpoint), progress: progress)
     }
 }

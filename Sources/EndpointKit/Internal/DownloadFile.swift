@@ -11,9 +11,11 @@ import Foundation
 /// missing bytes with `Range` and `If-Range`: a server that still has the same entity answers
 /// 206 and the bytes are appended; one that ignores the range (or has a new entity) answers 200
 /// and the file starts over. Without a validator the download starts over.
-struct DownloadFile: Sendable {
-    let url: URL
-    let isResumable: Bool
+@_spi(Transport) public struct DownloadFile: Sendable {
+    /// Where the bytes go.
+    public let url: URL
+    /// Whether bytes are kept for a later resume when the download fails.
+    public let isResumable: Bool
     /// The bytes already on disk that the request asks the server to continue after.
     private(set) var offset: Int64 = 0
 
@@ -41,7 +43,7 @@ struct DownloadFile: Sendable {
 
     /// Opens the file for a 2xx response: appends after a 206 that continues at ``offset``,
     /// starts over after anything else. Returns the handle and the bytes already there.
-    mutating func open(for response: HTTPURLResponse) throws -> (FileHandle, Int64) {
+    public mutating func open(for response: HTTPURLResponse) throws -> (FileHandle, Int64) {
         let continues = response.statusCode == 206 && Self.rangeStart(of: response) == offset && offset > 0
         if !continues { offset = 0 }
         if !FileManager.default.fileExists(atPath: url.path) {
@@ -65,12 +67,12 @@ struct DownloadFile: Sendable {
     }
 
     /// The download completed: the file is the caller's now.
-    func completed() {
+    public func completed() {
         try? FileManager.default.removeItem(at: recordURL)
     }
 
     /// The download failed: keep what can be resumed, delete the rest.
-    func failed() {
+    public func failed() {
         if isResumable, FileManager.default.fileExists(atPath: recordURL.path) { return }
         try? FileManager.default.removeItem(at: url)
         try? FileManager.default.removeItem(at: recordURL)
@@ -86,7 +88,7 @@ struct DownloadFile: Sendable {
     }
 
     /// The complete entity's size from `Content-Range: bytes 100-199/1000`.
-    static func rangeTotal(of response: HTTPURLResponse) -> Int64? {
+    public static func rangeTotal(of response: HTTPURLResponse) -> Int64? {
         guard let range = response.value(forHTTPHeaderField: "Content-Range"),
             let total = range.split(separator: "/").last
         else { return nil }

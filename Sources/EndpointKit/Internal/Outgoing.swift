@@ -5,9 +5,10 @@ import Foundation
 #endif
 
 /// A request and the body sent apart from it (an upload), as one value that redirects and
-/// retries can send again.
-struct Outgoing: Sendable {
-    enum Body: Sendable {
+/// retries can send again. SPI for EndpointKit's client packages.
+@_spi(Transport) public struct Outgoing: Sendable {
+    /// A body sent apart from the request.
+    public enum Body: Sendable {
         case data(Data)
         case file(URL)
         case stream(@Sendable () throws -> InputStream)
@@ -17,11 +18,19 @@ struct Outgoing: Sendable {
     /// are streamed with chunked transfer encoding.
     static let inMemoryFileLimit: Int64 = 8 << 20
 
-    var request: URLRequest
-    var body: Body?
+    /// The request; its `httpBody` may hold a small body instead of ``body``.
+    public var request: URLRequest
+    /// The body, when sent apart from the request.
+    public var body: Body?
+
+    /// Creates what to send.
+    public init(request: URLRequest, body: Body? = nil) {
+        self.request = request
+        self.body = body
+    }
 
     /// Whether something is sent after the head.
-    var carriesBody: Bool {
+    public var carriesBody: Bool {
         body != nil || request.httpBody != nil || request.httpBodyStream != nil
     }
 
@@ -30,7 +39,7 @@ struct Outgoing: Sendable {
     var canReplayBody: Bool { request.httpBodyStream == nil }
 
     /// The body's size, when known before sending.
-    var bodyLength: Int64? {
+    public var bodyLength: Int64? {
         switch body {
         case .data(let data): Int64(data.count)
         case .file(let url): (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value

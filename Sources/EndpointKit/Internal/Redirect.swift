@@ -15,16 +15,17 @@ enum Redirect {
     /// How many redirects one call follows, as on Darwin.
     static let limit = 20
 
-    /// What to send after a redirect that the delegate declined, or `nil` when `response` is
-    /// the final answer.
-    static func replay(after response: HTTPURLResponse, of outgoing: Outgoing) throws -> Outgoing? {
+    /// What to send after a redirect that came back to the pipeline, or `nil` when `response`
+    /// is the final answer. With `followingAll` false only redirects whose next request has a
+    /// body are followed (the transport follows the rest).
+    static func replay(after response: HTTPURLResponse, of outgoing: Outgoing, followingAll: Bool) throws -> Outgoing? {
         guard (300...399).contains(response.statusCode), response.statusCode != 304,
             let location = response.value(forHTTPHeaderField: "Location"),
             let url = URL(string: location, relativeTo: response.url ?? outgoing.request.url)?.absoluteURL
         else { return nil }
         let next = following(response, to: url, from: outgoing)
-        guard next.carriesBody else { return nil }
-        guard outgoing.canReplayBody else {
+        guard next.carriesBody || followingAll else { return nil }
+        guard !next.carriesBody || outgoing.canReplayBody else {
             throw EndpointKitError.redirectRefused(
                 url: outgoing.request.url,
                 reason: "HTTP \(response.statusCode) asks to send the body again, but it is a one-shot stream")

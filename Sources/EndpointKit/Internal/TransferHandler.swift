@@ -7,16 +7,7 @@ import Foundation
 /// One call's task: receives its events from ``SessionDelegate``, keeps the body in memory or
 /// writes it to a ``DownloadFile``, reports progress, and resumes the caller exactly once.
 final class TransferHandler: Sendable {
-    /// What a completed transfer produced.
-    struct Received: Sendable {
-        let response: HTTPURLResponse
-        /// The body, unless it went to a file.
-        let body: Data
-        /// The downloaded file, for a 2xx download.
-        let fileURL: URL?
-    }
-
-    typealias Completion = @Sendable (Result<Received, any Error>) -> Void
+    typealias Completion = @Sendable (Result<ReceivedResponse, any Error>) -> Void
 
     private struct State {
         var lifecycle = TaskLifecycle()
@@ -91,7 +82,7 @@ final class TransferHandler: Sendable {
     }
 
     /// Ends the call with `result` unless it ended already.
-    func finish(_ result: Result<Received, any Error>) {
+    func finish(_ result: Result<ReceivedResponse, any Error>) {
         let (completion, cancelled): (Completion?, Bool) = state.withLock { state in
             guard state.lifecycle.finish() else { return (nil, false) }
             defer { state.completion = nil }
@@ -198,10 +189,10 @@ final class TransferHandler: Sendable {
         report(TransferProgress(direction: .download, completedBytes: received, totalBytes: received))
         if let file, handle != nil {
             file.completed()
-            finish(.success(Received(response: response, body: Data(), fileURL: file.url)))
+            finish(.success(ReceivedResponse(response: response, body: Data(), fileURL: file.url)))
         } else {
             file?.failed()
-            finish(.success(Received(response: response, body: body, fileURL: nil)))
+            finish(.success(ReceivedResponse(response: response, body: body, fileURL: nil)))
         }
     }
 

@@ -4,9 +4,9 @@ import Foundation
     import FoundationNetworking
 #endif
 
-extension Call {
+@_spi(Transport) extension Call {
     /// A plain endpoint: the body in memory.
-    init<T: Endpoint>(_ endpoint: T) where T.Content == Content {
+    public init<T: Endpoint>(_ endpoint: T) where T.Content == Content {
         self.init(
             endpoint: String(describing: T.self),
             makeOutgoing: { (Outgoing(request: try endpoint.makeRequest()), nil) },
@@ -17,7 +17,7 @@ extension Call {
     }
 
     /// An upload: the body sent apart from the request.
-    init<T: UploadEndpoint>(upload endpoint: T) where T.Content == Content {
+    public init<T: UploadEndpoint>(upload endpoint: T) where T.Content == Content {
         self.init(
             endpoint: String(describing: T.self),
             makeOutgoing: {
@@ -43,7 +43,7 @@ extension Call {
     }
 
     /// A download: a 2xx body goes to a file.
-    init<T: DownloadEndpoint>(download endpoint: T) where T.Content == Content {
+    public init<T: DownloadEndpoint>(download endpoint: T) where T.Content == Content {
         let resumableURL = endpoint.resumableFileURL
         self.init(
             endpoint: String(describing: T.self),

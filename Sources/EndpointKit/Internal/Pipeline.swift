@@ -4,29 +4,31 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What one call sends and how its response becomes content: the part that differs between
-/// plain, upload and download endpoints. Everything else is the shared pipeline.
-struct Call<Content: Sendable>: Sendable {
-    let endpoint: String
-    /// Where a response body goes.
-    enum Sink: Sendable {
-        /// Into memory, for `content(from:with:)`.
-        case memory
-        /// Into a file: `resumableURL`, or a temporary file when `nil`.
-        case file(resumableURL: URL?)
+/// The steps every call goes through, whatever does the I/O: build; for each attempt adapt,
+/// send (following redirects), validate; decode; observe. SPI for EndpointKit's client packages.
+@_spi(Transport) public struct Pipeline: Sendable {
+    let requestAdapter: any RequestAdapter
+    let responseObserver: ResponseObserver?
+    let retryPolicy: RetryPolicy
+    let timeout: TimeInterval?
+    let maximumBodySize: Int
+    let transport: any Transport
+
+    /// Creates a pipeline over `transport` with a client's settings.
+    public init(
+        requestAdapter: any RequestAdapter, responseObserver: ResponseObserver?, retryPolicy: RetryPolicy,
+        timeout: TimeInterval?, maximumBodySize: Int, transport: any Transport
+    ) {
+        self.requestAdapter = requestAdapter
+        self.responseObserver = responseObserver
+        self.retryPolicy = retryPolicy
+        self.timeout = timeout
+        self.maximumBodySize = maximumBodySize
+        self.transport = transport
     }
 
-    let makeOutgoing: @Sendable () throws -> (Outgoing, MultipartFormData?)
-    let sink: Sink
-    let settings: any EndpointSettings
-    let validate: @Sendable (URLRequest, HTTPURLResponse, Data?) throws -> Void
-    let content: @Sendable (HTTPURLResponse, TransferHandler.Received) throws -> Content
-}
-
-extension URLSessionClient {
-    /// The steps every call goes through: build; then for each attempt adapt, transfer,
-    /// validate; then decode and observe. A failed attempt is retried when a retrier says so.
-    func perform<Content>(
+    /// Runs one call to its end; a failed attempt is retried when a retrier says so.
+    public func perform<Content>(
         _ call: Call<Content>, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Content {
         var request: URLRequest?
@@ -51,7 +53,7 @@ extension URLSessionClient {
                 try Task.checkCancellation()
                 outgoing.request = try await RequestAdapterChain.run(requestAdapter, on: outgoing.request)
                 request = outgoing.request
-                let received = try await transferFollowingRedirects(
+                let received = try await sendFollowingRedirects(
                     Self.prepared(outgoing, timeout: timeout), sink: call.sink, timeout: timeout, progress: progress)
                 let inMemory = received.fileURL == nil ? received.body : nil
                 (response, body) = (received.response, inMemory)
@@ -81,74 +83,9 @@ extension URLSessionClient {
         }
     }
 
-    /// Asks the adapters that retry, then the retry policy; the first "retry" wins.
-    private func retryDelay<Content>(
-        _ call: Call<Content>, request: URLRequest, response: HTTPURLResponse?, error: any Error, attempt: Int
-    ) async throws -> TimeInterval? {
-        let retriers = RequestAdapterChain.retriers(in: requestAdapter) + [call.settings.retryPolicy ?? retryPolicy]
-        for retrier in retriers {
-            if case .retry(let delay) = try await retrier.retry(request, response: response, error: error, attempt: attempt) {
-                return delay
-            }
-        }
-        return nil
-    }
-
-    /// Sends `outgoing`, sending it again through each redirect that asks for its body.
-    func transferFollowingRedirects<Content>(
-        _ outgoing: Outgoing, sink: Call<Content>.Sink, timeout: TimeInterval?,
-        progress: (@Sendable (TransferProgress) -> Void)?
-    ) async throws -> TransferHandler.Received {
-        var outgoing = outgoing
-        for _ in 0...Redirect.limit {
-            var file: DownloadFile?
-            if case .file(let resumableURL) = sink {
-                file = DownloadFile(resumableURL: resumableURL, request: &outgoing.request)
-            }
-            let received = try await transfer(outgoing, into: file, timeout: timeout, progress: progress)
-            guard let next = try Redirect.replay(after: received.response, of: outgoing) else { return received }
-            outgoing = next
-        }
-        throw EndpointKitError.redirectRefused(url: outgoing.request.url, reason: "more than \(Redirect.limit) redirects")
-    }
-
-    /// Sends `outgoing` as one task and gathers its response, honouring task cancellation.
-    func transfer(
-        _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?,
-        progress: (@Sendable (TransferProgress) -> Void)?
-    ) async throws -> TransferHandler.Received {
-        let handler = TransferHandler(
-            outgoing: outgoing, file: file, bodyLimit: maximumBodySize, delegate: delegate, progress: progress)
-        let timer = timeout.map { limit in
-            Task { [url = outgoing.request.url] in
-                try await Task.sleep(nanoseconds: UInt64(limit * 1_000_000_000))
-                handler.fail(EndpointKitError.timedOut(url: url, limit: limit))
-            }
-        }
-        defer { timer?.cancel() }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                handler.onCompletion { continuation.resume(with: $0) }
-                do {
-                    let task = try delegate.register(handler, for: outgoing, in: session)
-                    if handler.start(task) {
-                        task.resume()
-                    } else {
-                        delegate.unregister(task)
-                        delegate.cancel(task)
-                    }
-                } catch {
-                    handler.finish(.failure(error))
-                }
-            }
-        } onCancel: {
-            handler.cancel()
-        }
-    }
-
     /// Runs `work` in a task and hands its result to `handler` on `queue`. The returned
     /// `Progress` cancels the task, and counts the bytes `work` reports going `direction`.
-    func complete<Content: Sendable>(
+    public func complete<Content: Sendable>(
         on queue: DispatchQueue, counting direction: TransferProgress.Direction = .download,
         _ handler: @escaping @Sendable (Result<Content, any Error>) -> Void,
         _ work: @escaping @Sendable (@escaping @Sendable (TransferProgress) -> Void) async throws -> Content
@@ -190,6 +127,41 @@ extension URLSessionClient {
         return progress
     }
 
+    /// Asks the adapters that retry, then the retry policy; the first "retry" wins.
+    private func retryDelay<Content>(
+        _ call: Call<Content>, request: URLRequest, response: HTTPURLResponse?, error: any Error, attempt: Int
+    ) async throws -> TimeInterval? {
+        let retriers = RequestAdapterChain.retriers(in: requestAdapter) + [call.settings.retryPolicy ?? retryPolicy]
+        for retrier in retriers {
+            if case .retry(let delay) = try await retrier.retry(request, response: response, error: error, attempt: attempt) {
+                return delay
+            }
+        }
+        return nil
+    }
+
+    /// Sends `outgoing`, following the redirects the transport leaves to the pipeline.
+    private func sendFollowingRedirects<Content>(
+        _ outgoing: Outgoing, sink: Call<Content>.Sink, timeout: TimeInterval?,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> ReceivedResponse {
+        var outgoing = outgoing
+        for _ in 0...Redirect.limit {
+            var file: DownloadFile?
+            if case .file(let resumableURL) = sink {
+                file = DownloadFile(resumableURL: resumableURL, request: &outgoing.request)
+            }
+            let received = try await transport.send(
+                outgoing, into: file, timeout: timeout, bodyLimit: maximumBodySize, progress: progress)
+            let all = !transport.followsBodilessRedirects
+            guard let next = try Redirect.replay(after: received.response, of: outgoing, followingAll: all) else {
+                return received
+            }
+            outgoing = next
+        }
+        throw EndpointKitError.redirectRefused(url: outgoing.request.url, reason: "more than \(Redirect.limit) redirects")
+    }
+
     private func build<Content>(_ call: Call<Content>) throws -> (Outgoing, MultipartFormData?) {
         do {
             return try call.makeOutgoing()
@@ -227,7 +199,7 @@ extension URLSessionClient {
 
     /// Wraps a `DecodingError` with the type, URL, status and body it failed on.
     private static func decode<Content>(
-        _ type: Content.Type, url: URL?, _ received: TransferHandler.Received, _ decode: () throws -> Content
+        _ type: Content.Type, url: URL?, _ received: ReceivedResponse, _ decode: () throws -> Content
     ) throws -> Content {
         do {
             return try decode()
@@ -242,7 +214,7 @@ extension URLSessionClient {
     }
 
     /// Passes on only reports that move forward, so progress never goes back when a redirect
-    /// sends the body again.
+    /// or a retry sends the body again.
     private static func monotonic(
         _ handler: @escaping @Sendable (TransferProgress) -> Void
     ) -> @Sendable (TransferProgress) -> Void {

@@ -1,0 +1,49 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Sends through a client's own `URLSession`, one task per send, its events routed by the
+/// session delegate to a ``TransferHandler``.
+struct URLSessionTransport: Transport {
+    let session: URLSession
+    let delegate: SessionDelegate
+
+    /// Foundation follows redirects itself; those whose body it would drop come back to the
+    /// pipeline.
+    var followsBodilessRedirects: Bool { true }
+
+    func send(
+        _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> ReceivedResponse {
+        let handler = TransferHandler(
+            outgoing: outgoing, file: file, bodyLimit: bodyLimit, delegate: delegate, progress: progress)
+        let timer = timeout.map { limit in
+            Task { [url = outgoing.request.url] in
+                try await Task.sleep(nanoseconds: UInt64(limit * 1_000_000_000))
+                handler.fail(EndpointKitError.timedOut(url: url, limit: limit))
+            }
+        }
+        defer { timer?.cancel() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                handler.onCompletion { continuation.resume(with: $0) }
+                do {
+                    let task = try delegate.register(handler, for: outgoing, in: session)
+                    if handler.start(task) {
+                        task.resume()
+                    } else {
+                        delegate.unregister(task)
+                        delegate.cancel(task)
+                    }
+                } catch {
+                    handler.finish(.failure(error))
+                }
+            }
+        } onCancel: {
+            handler.cancel()
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What one transfer produced. SPI for EndpointKit's client packages.
+@_spi(Transport) public struct ReceivedResponse: Sendable {
+    /// The response head.
+    public let response: HTTPURLResponse
+    /// The body, unless it went to a file.
+    public let body: Data
+    /// The downloaded file, for a 2xx download.
+    public let fileURL: URL?
+
+    /// Creates a received response.
+    public init(response: HTTPURLResponse, body: Data, fileURL: URL?) {
+        self.response = response
+        self.body = body
+        self.fileURL = fileURL
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The I/O half of a client: sends one request and gathers its response. ``Pipeline`` does
+/// everything else (adapters, retries, redirects that need a body again, validation, decoding,
+/// the observer), so every client built on it behaves the same.
+///
+/// SPI for EndpointKit's own client packages, not public API.
+@_spi(Transport) public protocol Transport: Sendable {
+    /// Whether the transport follows redirects whose next request has no body by itself (as
+    /// URLSession does). When `false`, the pipeline follows every redirect.
+    var followsBodilessRedirects: Bool { get }
+
+    /// Sends `outgoing` once. A 2xx body goes to `file` when given (opened with
+    /// ``DownloadFile/open(for:)``), otherwise into memory up to `bodyLimit` bytes
+    /// (``EndpointKitError/bodyTooLarge(url:limit:)`` beyond). Past `timeout` seconds the call
+    /// fails with ``EndpointKitError/timedOut(url:limit:)``; transport failures are
+    /// ``EndpointKitError/transportFailed(url:underlying:)`` with a `URLError`; task
+    /// cancellation stops the transfer and throws `CancellationError`.
+    func send(
+        _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> ReceivedResponse
+}
