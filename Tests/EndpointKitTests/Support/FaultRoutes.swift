@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import EndpointKit
+import EndpointKit
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -9,9 +9,9 @@ import Foundation
 /// Routes that misbehave on purpose: flaky statuses, resets, stalls, truncation, huge heads.
 final class FaultRoutes: Sendable {
     /// Requests seen per `key`, for routes that fail the first N times.
-    let counts = Locked<[String: Int]>([:])
+    let counts = Guarded<[String: Int]>([:])
     /// The token `/auth` accepts.
-    let validToken = Locked("token-1")
+    let validToken = Guarded("token-1")
 
     func count(_ key: String) -> Int { counts.withLock { $0[key, default: 0] } }
 
@@ -84,7 +84,7 @@ final class FaultRoutes: Sendable {
                 try await response.write(Data(#"{"id": 1"#.utf8))
                 try await Task.sleep(nanoseconds: 60_000_000_000)
             default:
-                try await Routes.standard(request, response)
+                try await TransferRoutes.handler(request, response)
             }
         }
     }

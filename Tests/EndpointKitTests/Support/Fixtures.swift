@@ -1,4 +1,4 @@
-@testable import EndpointKit
+import EndpointKit
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -65,7 +65,7 @@ final class ObserverLog: Sendable {
         let error: (any Error)?
     }
 
-    private let box = Locked<[Call]>([])
+    private let box = Guarded<[Call]>([])
     var calls: [Call] { box.withLock { $0 } }
 
     var observer: ResponseObserver {

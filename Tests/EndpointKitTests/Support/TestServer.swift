@@ -3,7 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-@testable import EndpointKit
+import EndpointKit
 
 /// A real HTTP/1.1 server inside the test process, on 127.0.0.1 and a random port.
 ///
@@ -21,9 +21,9 @@ final class TestServer: Sendable {
     }
 
     let port: Int
-    let log = Locked(Log())
+    let log = Guarded(Log())
     private let channel: any Channel
-    private let children = Locked<[ObjectIdentifier: any Channel]>([:])
+    private let children = Guarded<[ObjectIdentifier: any Channel]>([:])
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
@@ -36,7 +36,7 @@ final class TestServer: Sendable {
     }
 
     static func start(_ handler: @escaping Handler) async throws -> TestServer {
-        let box = Locked<TestServer?>(nil)
+        let box = Guarded<TestServer?>(nil)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 512)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -187,7 +187,7 @@ private final class ConnectionHandler: ChannelInboundHandler {
     private let handler: TestServer.Handler
     private var head: HTTPRequestHead?
     private var body = Data()
-    private let inFlight = Locked(InFlight())
+    private let inFlight = Guarded(InFlight())
 
     init(server: TestServer, handler: @escaping TestServer.Handler) {
         self.server = server

@@ -1,4 +1,4 @@
-@testable import EndpointKit
+import EndpointKit
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -40,7 +40,7 @@ struct Download: DownloadEndpoint {
 
 /// Records progress reports.
 final class ProgressLog: Sendable {
-    private let box = Locked<[TransferProgress]>([])
+    private let box = Guarded<[TransferProgress]>([])
     var reports: [TransferProgress] { box.withLock { $0 } }
     var handler: @Sendable (TransferProgress) -> Void { { [box] report in box.withLock { $0.append(report) } } }
 

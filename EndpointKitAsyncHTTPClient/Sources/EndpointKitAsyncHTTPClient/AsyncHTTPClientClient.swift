@@ -1,0 +1,155 @@
+import AsyncHTTPClient
+@_spi(Transport) import EndpointKit
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A ``EndpointKit/Client`` over swift-server's AsyncHTTPClient, for servers and other busy
+/// processes: the same endpoints, adapters, observer, retries, timeouts, uploads, downloads,
+/// progress, errors and cancellation as `URLSessionClient`, on SwiftNIO.
+///
+/// ## Lifecycle
+/// Give it an `HTTPClient` to share one connection pool (it is *borrowed*: you shut it down),
+/// or let it make its own (*owned*: call ``shutdown()`` when done; a client dropped without it
+/// is shut down in the background, and counted by ``unclosedClientCount`` so tests can catch
+/// the mistake). After ``shutdown()`` calls fail with ``EndpointKit/EndpointKitError/clientInvalidated``.
+///
+/// A borrowed `HTTPClient` should have `redirectConfiguration: .disallow`: EndpointKit follows
+/// redirects itself, with the rules `URLSessionClient` uses.
+///
+/// ## Differences from URLSessionClient
+/// - A request whose body is a one-shot `URLRequest.httpBodyStream` is refused (use
+///   ``EndpointKit/UploadEndpointBody/stream(_:)``, which can be sent again).
+/// - Upload progress counts bytes handed to the connection, not acknowledged by the peer.
+public final class AsyncHTTPClientClient: Client {
+    /// The queue completion handlers run on unless a call says otherwise: a private serial queue.
+    public static let defaultCompletionQueue = DispatchQueue(label: "EndpointKitAsyncHTTPClient.completion")
+
+    private static let unclosed = NIOLockedValueBox(0)
+
+    /// How many clients that made their own `HTTPClient` were dropped without ``shutdown()``.
+    public static var unclosedClientCount: Int { unclosed.withLockedValue { $0 } }
+
+    /// The queue completion handlers run on.
+    public let completionQueue: DispatchQueue
+    private let httpClient: HTTPClient
+    private let ownsHTTPClient: Bool
+    private let isShutDown = NIOLockedValueBox(false)
+    private let pipeline: Pipeline
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - requestAdapter: Transforms every request; usually a ``EndpointKit/BaseRequestAdapter``.
+    ///   - httpClient: An `HTTPClient` to borrow; `nil` makes one the client owns.
+    ///   - completionQueue: Where completion handlers run; a private serial queue by default.
+    ///   - responseObserver: Called once per call with its outcome (and per retried attempt).
+    ///   - retryPolicy: How failed attempts are retried; none by default.
+    ///   - timeout: The longest one attempt may take, in seconds; `nil` for no limit.
+    ///   - maximumBodySize: The largest body kept in memory; 100 MiB by default.
+    public init(
+        requestAdapter: any RequestAdapter,
+        httpClient: HTTPClient? = nil,
+        completionQueue: DispatchQueue = AsyncHTTPClientClient.defaultCompletionQueue,
+        responseObserver: ResponseObserver? = nil,
+        retryPolicy: RetryPolicy = .none,
+        timeout: TimeInterval? = nil,
+        maximumBodySize: Int = 100 << 20
+    ) {
+        let client = httpClient ?? HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.configuration)
+        self.httpClient = client
+        self.ownsHTTPClient = httpClient == nil
+        self.completionQueue = completionQueue
+        self.pipeline = Pipeline(
+            requestAdapter: requestAdapter, responseObserver: responseObserver, retryPolicy: retryPolicy,
+            timeout: timeout, maximumBodySize: maximumBodySize,
+            transport: GuardedTransport(isShutDown: isShutDown, transport: AsyncHTTPClientTransport(httpClient: client)))
+    }
+
+    /// Creates a client whose requests are resolved against `baseURL`.
+    public convenience init(
+        baseURL: URL,
+        httpClient: HTTPClient? = nil,
+        completionQueue: DispatchQueue = AsyncHTTPClientClient.defaultCompletionQueue,
+        responseObserver: ResponseObserver? = nil,
+        retryPolicy: RetryPolicy = .none,
+        timeout: TimeInterval? = nil,
+        maximumBodySize: Int = 100 << 20
+    ) {
+        self.init(
+            requestAdapter: BaseRequestAdapter(baseURL: baseURL), httpClient: httpClient,
+            completionQueue: completionQueue, responseObserver: responseObserver, retryPolicy: retryPolicy,
+            timeout: timeout, maximumBodySize: maximumBodySize)
+    }
+
+    /// The configuration of an owned `HTTPClient`: EndpointKit follows redirects, bodies are
+    /// decompressed, and up to 1,024 connections per host are kept.
+    public static var configuration: HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: .enabled(limit: .none))
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1024
+        return configuration
+    }
+
+    /// Stops the client: later calls fail with ``EndpointKit/EndpointKitError/clientInvalidated``,
+    /// and an owned `HTTPClient` is shut down (calls in flight fail).
+    public func shutdown() async throws {
+        guard isShutDown.withLockedValue({ shut in defer { shut = true }; return !shut }) else { return }
+        if ownsHTTPClient { try await httpClient.shutdown() }
+    }
+
+    deinit {
+        if ownsHTTPClient, isShutDown.withLockedValue({ !$0 }) {
+            Self.unclosed.withLockedValue { $0 += 1 }
+            httpClient.shutdown(queue: .global()) { _ in }
+        }
+    }
+
+    /// Runs `endpoint` and calls `completionHandler` once, on ``completionQueue``.
+    @discardableResult
+    public func request<T: Endpoint>(
+        _ endpoint: T, completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
+    ) -> Progress {
+        pipeline.complete(on: completionQueue, completionHandler) { [pipeline] in try await pipeline.perform(Call(endpoint), progress: $0) }
+    }
+
+    /// Runs `endpoint` and returns its content; cancelling the task cancels the request.
+    public func request<T: Endpoint>(_ endpoint: T) async throws -> T.Content {
+        try await pipeline.perform(Call(endpoint))
+    }
+
+    /// Sends `endpoint`'s body and calls `completionHandler` once, on ``completionQueue``.
+    @discardableResult
+    public func upload<T: UploadEndpoint>(
+        _ endpoint: T, completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
+    ) -> Progress {
+        pipeline.complete(on: completionQueue, counting: .upload, completionHandler) { [pipeline] in
+            try await pipeline.perform(Call(upload: endpoint), progress: $0)
+        }
+    }
+
+    /// Sends `endpoint`'s body and returns its content, reporting bytes as they move.
+    public func upload<T: UploadEndpoint>(
+        _ endpoint: T, progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> T.Content {
+        try await pipeline.perform(Call(upload: endpoint), progress: progress)
+    }
+
+    /// Downloads `endpoint`'s body to a file and calls `completionHandler` once.
+    @discardableResult
+    public func download<T: DownloadEndpoint>(
+        _ endpoint: T, completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
+    ) -> Progress {
+        pipeline.complete(on: completionQueue, completionHandler) { [pipeline] in try await pipeline.perform(Call(download: endpoint), progress: $0) }
+    }
+
+    /// Downloads `endpoint`'s body to a file (memory stays flat) and returns its content.
+    public func download<T: DownloadEndpoint>(
+        _ endpoint: T, progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> T.Content {
+        try await pipeline.perform(Call(download: endpoint), progress: progress)
+    }
+}

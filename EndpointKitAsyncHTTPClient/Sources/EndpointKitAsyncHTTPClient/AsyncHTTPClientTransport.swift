@@ -1,0 +1,194 @@
+import AsyncHTTPClient
+@_spi(Transport) import EndpointKit
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Sends through an AsyncHTTPClient `HTTPClient`. Redirects are left to EndpointKit's pipeline
+/// (so they behave as with `URLSessionClient`); the body is read as the caller consumes it, so
+/// downloads have real back-pressure.
+struct AsyncHTTPClientTransport: Transport {
+    let httpClient: HTTPClient
+
+    var followsBodilessRedirects: Bool { false }
+
+    func send(
+        _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> ReceivedResponse {
+        let url = outgoing.request.url
+        guard let limit = timeout else { return try await exchange(outgoing, file: file, bodyLimit: bodyLimit, progress: progress) }
+        return try await withThrowingTaskGroup(of: ReceivedResponse?.self) { group in
+            group.addTask { try await exchange(outgoing, file: file, bodyLimit: bodyLimit, progress: progress) }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(limit * 1_000_000_000))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let received = first else {
+                file?.failed()
+                throw EndpointKitError.timedOut(url: url, limit: limit)
+            }
+            return received
+        }
+    }
+
+    private func exchange(
+        _ outgoing: Outgoing, file: DownloadFile?, bodyLimit: Int, progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> ReceivedResponse {
+        guard let url = outgoing.request.url else { throw EndpointKitError.invalidURL("<no URL>") }
+        var file = file
+        var handle: FileHandle?
+        var pending = Data()
+        do {
+            let request = try makeRequest(outgoing, url: url, progress: progress)
+            let response = try await httpClient.execute(request, deadline: .distantFuture)
+            let head = try Self.head(of: response, url: url)
+            let expected = Self.expectedLength(of: head)
+            var received: Int64 = 0
+            if var target = file, (200..<300).contains(head.statusCode) {
+                (handle, received) = try target.open(for: head)
+                file = target
+            } else if let expected, expected > bodyLimit {
+                throw EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit)
+            }
+            let total = handle == nil ? expected : (DownloadFile.rangeTotal(of: head) ?? expected.map { $0 + received })
+            var body = Data()
+            for try await buffer in response.body {
+                let chunk = Data(buffer.readableBytesView)
+                if let handle {
+                    pending.append(chunk)
+                    if pending.count >= 1 << 20 {
+                        try handle.write(contentsOf: pending)
+                        pending.removeAll(keepingCapacity: true)
+                    }
+                } else {
+                    guard body.count + chunk.count <= bodyLimit else { throw EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit) }
+                    body.append(chunk)
+                }
+                received += Int64(chunk.count)
+                progress?(TransferProgress(direction: .download, completedBytes: received, totalBytes: total))
+            }
+            if let open = handle {
+                handle = nil
+                try open.write(contentsOf: pending)
+                try open.close()
+                file?.completed()
+            } else {
+                file?.failed()
+            }
+            progress?(TransferProgress(direction: .download, completedBytes: received, totalBytes: received))
+            return ReceivedResponse(response: head, body: body, fileURL: (200..<300).contains(head.statusCode) ? file?.url : nil)
+        } catch {
+            // Bytes that arrived before the failure are a valid prefix to resume after.
+            try? handle?.write(contentsOf: pending)
+            try? handle?.close()
+            file?.failed()
+            throw Self.translate(error, url: url)
+        }
+    }
+
+    private func makeRequest(
+        _ outgoing: Outgoing, url: URL, progress: (@Sendable (TransferProgress) -> Void)?
+    ) throws -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .init(rawValue: outgoing.request.httpMethod ?? "GET")
+        for (name, value) in outgoing.request.allHTTPHeaderFields ?? [:] {
+            request.headers.add(name: name, value: value)
+        }
+        if !request.headers.contains(name: "Accept-Encoding") {
+            request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        }
+        let length = outgoing.bodyLength
+        let sentSoFar = NIOLockedValueBoxInt()
+        let sent: @Sendable (Int) -> Void = { count in
+            let total = sentSoFar.add(count)
+            progress?(TransferProgress(direction: .upload, completedBytes: total, totalBytes: length))
+        }
+        let makeStream: (@Sendable () throws -> InputStream)?
+        switch outgoing.body {
+        case .data(let data): makeStream = { InputStream(data: data) }
+        case .file(let fileURL):
+            makeStream = {
+                guard let stream = InputStream(url: fileURL) else {
+                    throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: fileURL.path])
+                }
+                return stream
+            }
+        case .stream(let make): makeStream = make
+        case nil:
+            if let data = outgoing.request.httpBody {
+                makeStream = { InputStream(data: data) }
+            } else if outgoing.request.httpBodyStream != nil {
+                throw EndpointKitError.invalidRequest(
+                    endpoint: "URLRequest.httpBodyStream",
+                    underlying: CocoaError(.featureUnsupported, userInfo: [
+                        NSLocalizedDescriptionKey: "AsyncHTTPClientClient cannot send a one-shot httpBodyStream; use UploadEndpointBody.stream"
+                    ]))
+            } else {
+                makeStream = nil
+            }
+        }
+        if let makeStream {
+            let chunks = BodyChunks(makeStream: makeStream, sent: sent)
+            request.body = .stream(chunks, length: length.map { .known($0) } ?? .unknown)
+        }
+        return request
+    }
+
+    private static func head(of response: HTTPClientResponse, url: URL) throws -> HTTPURLResponse {
+        var fields: [String: String] = [:]
+        for header in response.headers {
+            fields[header.name] = fields[header.name].map { $0 + ", " + header.value } ?? header.value
+        }
+        guard
+            let head = HTTPURLResponse(
+                url: url, statusCode: Int(response.status.code), httpVersion: "HTTP/\(response.version.major).\(response.version.minor)",
+                headerFields: fields)
+        else { throw EndpointKitError.invalidResponse(url: url) }
+        return head
+    }
+
+    /// `Content-Length`, unless the body is encoded (then the decoded size is unknown).
+    private static func expectedLength(of response: HTTPURLResponse) -> Int64? {
+        let encoding = response.value(forHTTPHeaderField: "Content-Encoding")?.lowercased()
+        guard encoding == nil || encoding == "identity" else { return nil }
+        return response.value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) }
+    }
+
+    /// AsyncHTTPClient's and NIO's errors, as the `URLError`s `URLSessionClient` reports.
+    static func translate(_ error: any Error, url: URL) -> any Error {
+        if error is CancellationError || error is EndpointKitError { return error }
+        if let failure = error as? BodyChunks.StreamFailure { return failure.underlying }
+        if let error = error as? HTTPClientError, error == .cancelled { return CancellationError() }
+        let text = String(describing: error).lowercased()
+        let code: URLError.Code
+        if let error = error as? HTTPClientError, error == .remoteConnectionClosed {
+            code = .networkConnectionLost
+        } else if let error = error as? HTTPClientError, error == .connectTimeout || error == .readTimeout || error == .deadlineExceeded {
+            code = .timedOut
+        } else if text.contains("refused") {
+            code = .cannotConnectToHost
+        } else if text.contains("dns") || text.contains("resolve") || text.contains("unknown host") || text.contains("lookup") {
+            code = .cannotFindHost
+        } else if text.contains("reset") || text.contains("eof") || text.contains("closed") || text.contains("broken pipe") {
+            code = .networkConnectionLost
+        } else if text.contains("ssl") || text.contains("tls") || text.contains("certificate") {
+            code = .secureConnectionFailed
+        } else {
+            code = .unknown
+        }
+        let urlError = URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url, NSUnderlyingErrorKey: error as NSError])
+        return EndpointKitError.transportFailed(url: url, underlying: urlError)
+    }
+}
+
+/// A counter for bytes sent.
+final class NIOLockedValueBoxInt: Sendable {
+    private let box = NIOLockedValueBox<Int64>(0)
+    func add(_ count: Int) -> Int64 { box.withLockedValue { $0 += Int64(count); return $0 } }
+}

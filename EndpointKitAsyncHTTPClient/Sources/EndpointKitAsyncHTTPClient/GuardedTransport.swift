@@ -1,0 +1,19 @@
+@_spi(Transport) import EndpointKit
+import Foundation
+import NIOConcurrencyHelpers
+
+/// Refuses to send once its client has been shut down.
+struct GuardedTransport: Transport {
+    let isShutDown: NIOLockedValueBox<Bool>
+    let transport: any Transport
+
+    var followsBodilessRedirects: Bool { transport.followsBodilessRedirects }
+
+    func send(
+        _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> ReceivedResponse {
+        guard isShutDown.withLockedValue({ !$0 }) else { throw EndpointKitError.clientInvalidated }
+        return try await transport.send(outgoing, into: file, timeout: timeout, bodyLimit: bodyLimit, progress: progress)
+    }
+}

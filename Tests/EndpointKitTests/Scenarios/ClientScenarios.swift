@@ -1,0 +1,274 @@
+import EndpointKit
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What every ``Client`` must do, as scenarios against the in-process server. EndpointKit's
+/// tests run them with `URLSessionClient`; the AsyncHTTPClient package runs the same code (its
+/// test target links this folder) with its client.
+struct ClientScenarios: Sendable {
+    /// Settings a scenario asks its client for.
+    struct Options: Sendable {
+        var observer: ResponseObserver?
+        var retryPolicy: RetryPolicy = .none
+        var timeout: TimeInterval?
+        var maximumBodySize = 100 << 20
+    }
+
+    typealias MakeClient = @Sendable (URL, Options) -> any Client
+
+    let name: String
+    let makeClient: MakeClient
+    /// Shuts a client down once a scenario is done with it.
+    let close: @Sendable (any Client) async -> Void
+
+    /// Every scenario, by name.
+    var all: [(String, @Sendable (TestServer, FaultRoutes) async throws -> Void)] {
+        [
+            ("typed GET with both APIs", getWithBothAPIs), ("methods and bodies", methodsAndBodies),
+            ("non-2xx carries status and body", unacceptableStatus), ("decoding failure names the path", decodingFailure),
+            ("connection refused", connectionRefused), ("reset connection", resetConnection),
+            ("cancel closes the connection", cancellationClosesTheConnection), ("observer once per call", observerOnce),
+            ("uploads byte-exact", uploadsByteExact), ("download with progress and resume", downloadAndResume),
+            ("retries then succeeds", retries), ("timeout on a stalled body", timeout),
+            ("redirects replay or drop bodies", redirects), ("body too large", bodyTooLarge),
+            ("random cancellation", randomCancellation),
+        ]
+    }
+
+    /// Runs every scenario, each with a fresh server; failures name the scenario.
+    func runAll() async throws {
+        for (scenario, run) in all {
+            let faults = FaultRoutes()
+            let server = try await TestServer.start(faults.handler)
+            do {
+                try await run(server, faults)
+            } catch {
+                XCTFail("\(name), \(scenario): \(error)")
+            }
+            await server.shutdown()
+        }
+    }
+
+    private func with<T>(
+        _ server: TestServer, _ options: Options = Options(), _ body: (any Client) async throws -> T
+    ) async throws -> T {
+        let client = makeClient(server.baseURL, options)
+        do {
+            let result = try await body(client)
+            await close(client)
+            return result
+        } catch {
+            await close(client)
+            throw error
+        }
+    }
+
+    func getWithBothAPIs(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            let book = try await client.request(GetBook())
+            XCTAssertEqual(book, Routes.books[0], name)
+            let books: [Book] = try await withCheckedThrowingContinuation { continuation in
+                client.request(ListBooks()) { continuation.resume(with: $0) }
+            }
+            XCTAssertEqual(books, Routes.books, name)
+        }
+    }
+
+    func methodsAndBodies(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            for method in [HTTPMethod.post, .put, .patch, .delete] {
+                let echo = try await client.request(EchoEndpoint(method: method, query: [.init(name: "q", value: "a+b & ü")]) {
+                    try $0.setJSONBody(["title": "Dune"])
+                })
+                XCTAssertEqual(echo.method, method.rawValue, name)
+                XCTAssertEqual(echo.body, #"{"title":"Dune"}"#, name)
+                XCTAssertEqual(echo.headers["content-type"], "application/json", name)
+                XCTAssertEqual(echo.query, "q=a%2Bb%20%26%20%C3%BC", name)
+            }
+        }
+    }
+
+    func unacceptableStatus(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            do {
+                try await client.request(PathEndpoint(path: "status", query: [.init(name: "code", value: "404"), .init(name: "body", value: "gone")]))
+                XCTFail("\(name): expected an error")
+            } catch let EndpointKitError.unacceptableStatus(failure) {
+                XCTAssertEqual(failure.statusCode, 404, name)
+                XCTAssertEqual(failure.bodyText, "gone", name)
+            }
+        }
+    }
+
+    func decodingFailure(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            do {
+                _ = try await client.request(GetBook(path: "wrong-shape"))
+                XCTFail("\(name): expected an error")
+            } catch let EndpointKitError.decodingFailed(failure) {
+                XCTAssertEqual(failure.codingPath, "author", name)
+            }
+        }
+    }
+
+    func connectionRefused(_ server: TestServer, _: FaultRoutes) async throws {
+        let closed = try await TestServer.start(Routes.standard)
+        let url = closed.baseURL
+        await closed.shutdown()
+        let client = makeClient(url, Options())
+        defer { Task { await close(client) } }
+        do {
+            _ = try await client.request(GetBook())
+            XCTFail("\(name): expected an error")
+        } catch let EndpointKitError.transportFailed(_, underlying) {
+            XCTAssertEqual((underlying as? URLError)?.code, .cannotConnectToHost, "\(name): \(underlying)")
+        }
+    }
+
+    func resetConnection(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            do {
+                try await client.request(PathEndpoint(path: "reset"))
+                XCTFail("\(name): expected an error")
+            } catch let EndpointKitError.transportFailed(_, underlying) {
+                XCTAssertEqual((underlying as? URLError)?.code, .networkConnectionLost, "\(name): \(underlying)")
+            }
+        }
+    }
+
+    func cancellationClosesTheConnection(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            let task = Task { try await client.request(SlowEndpoint(seconds: 10)) }
+            _ = await waitUntil(timeout: 5) { server.requests.count == 1 }
+            let started = Date()
+            task.cancel()
+            let result = await task.result
+            XCTAssertLessThan(Date().timeIntervalSince(started), 2, name)
+            XCTAssertTrue(result.error is CancellationError, "\(name): \(result)")
+            let disconnected = await server.waitForDisconnect(of: "/slow")
+            XCTAssertTrue(disconnected, name)
+        }
+    }
+
+    func observerOnce(_ server: TestServer, _: FaultRoutes) async throws {
+        let log = ObserverLog()
+        try await with(server, Options(observer: log.observer)) { client in
+            _ = try await client.request(GetBook())
+            _ = try? await client.request(GetBook(path: "malformed"))
+        }
+        XCTAssertEqual(log.calls.count, 2, name)
+        XCTAssertNil(log.calls.first?.error, name)
+        XCTAssertEqual(log.calls.first?.response?.statusCode, 200, name)
+        guard case EndpointKitError.decodingFailed? = log.calls.last?.error else {
+            return XCTFail("\(name): \(String(describing: log.calls.last?.error))")
+        }
+    }
+
+    func uploadsByteExact(_ server: TestServer, _: FaultRoutes) async throws {
+        let payload = TransferRoutes.bytes(0..<300_000)
+        let file = temporaryFile(contents: payload)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await with(server) { client in
+            for body in [UploadEndpointBody.data(payload), .file(file), .stream { InputStream(data: payload) }] {
+                let log = ProgressLog()
+                let result = try await client.upload(Upload(body: body), progress: log.handler)
+                XCTAssertEqual(result.received, payload.count, name)
+                XCTAssertEqual(server.requests.last?.body, payload, name)
+                XCTAssertEqual(log.reports.last(where: { $0.direction == .upload })?.completedBytes, Int64(payload.count), name)
+            }
+            var form = MultipartFormData()
+            form.append("Dune", name: "title")
+            let parts = try await client.upload(MultipartUpload(form: form))
+            XCTAssertEqual(parts.first?.text, "Dune", name)
+        }
+    }
+
+    func downloadAndResume(_ server: TestServer, _: FaultRoutes) async throws {
+        let count: Int64 = 4 << 20
+        let target = temporaryFile()
+        defer {
+            try? FileManager.default.removeItem(at: target)
+            try? FileManager.default.removeItem(at: target.appendingPathExtension("resume"))
+        }
+        try await with(server) { client in
+            let log = ProgressLog()
+            let file = try await client.download(Download(count: count), progress: log.handler)
+            XCTAssertTrue(try fileMatchesPattern(file, count: count), name)
+            XCTAssertEqual(log.reports.last?.completedBytes, count, name)
+            XCTAssertTrue(log.isMonotonic(.download), name)
+            try? FileManager.default.removeItem(at: file)
+            _ = try? await client.download(Download(count: count, drop: count / 2, resumableFileURL: target))
+            let resumed = try await client.download(Download(count: count, resumableFileURL: target))
+            XCTAssertTrue(try fileMatchesPattern(resumed, count: count), name)
+            XCTAssertEqual(server.requests.last?.header("Range"), "bytes=\(count / 2)-", name)
+        }
+    }
+
+    func retries(_ server: TestServer, _ faults: FaultRoutes) async throws {
+        try await with(server, Options(retryPolicy: .fast)) { client in
+            let result = try await client.request(AttemptEndpoint(path: "flaky?fail=2"))
+            XCTAssertEqual(result.attempt, 3, name)
+            let reset = try await client.request(AttemptEndpoint(path: "reset-first?fail=1"))
+            XCTAssertEqual(reset.attempt, 2, name)
+        }
+    }
+
+    func timeout(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server, Options(timeout: 0.5)) { client in
+            let started = Date()
+            do {
+                try await client.request(PathEndpoint(path: "stall-body"))
+                XCTFail("\(name): expected a timeout")
+            } catch let EndpointKitError.timedOut(_, limit) {
+                XCTAssertEqual(limit, 0.5, name)
+            }
+            XCTAssertLessThan(Date().timeIntervalSince(started), 2, name)
+        }
+    }
+
+    func redirects(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            for status in [307, 308] {
+                let echo = try await client.request(EchoEndpoint(method: .post, path: "redirect", query: [.init(name: "status", value: "\(status)")]) {
+                    $0.setTextBody("kept")
+                })
+                XCTAssertEqual(echo.method, "POST", name)
+                XCTAssertEqual(echo.body, "kept", name)
+            }
+            let seeOther = try await client.request(EchoEndpoint(method: .post, path: "redirect", query: [.init(name: "status", value: "303")]) {
+                $0.setTextBody("dropped")
+            })
+            XCTAssertEqual(seeOther.method, "GET", name)
+            XCTAssertEqual(seeOther.bodyLength, 0, name)
+        }
+    }
+
+    func bodyTooLarge(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            do {
+                try await client.request(PathEndpoint(path: "huge-length"))
+                XCTFail("\(name): expected an error")
+            } catch EndpointKitError.bodyTooLarge {}
+        }
+    }
+
+    func randomCancellation(_ server: TestServer, _: FaultRoutes) async throws {
+        let ended = Guarded(0)
+        try await with(server) { client in
+            for iteration in 0..<200 {
+                let task = Task { try await client.request(iteration % 5 == 0 ? GetBook(path: "slow?seconds=5") : GetBook()) }
+                try await Task.sleep(nanoseconds: UInt64.random(in: 0...2_000_000))
+                task.cancel()
+                switch await task.result {
+                case .success, .failure(is CancellationError): ended.withLock { $0 += 1 }
+                case .failure(let error): XCTFail("\(name): \(error)")
+                }
+            }
+        }
+        XCTAssertEqual(ended.withLock { $0 }, 200, name)
+    }
+}
