@@ -18,7 +18,7 @@ swift test
 step "EndpointKit: tests under Thread Sanitizer"
 swift test --sanitize=thread --scratch-path .build-tsan
 
-for package in Example; do
+for package in EndpointKitAsyncHTTPClient Example; do
   step "$package: tests"
   swift test --package-path "$package"
 done

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import EndpointKit
+import EndpointKitAsyncHTTPClient
 import Foundation
 import NIOCore
 
@@ -44,7 +45,7 @@ enum Latency {
         return Cell(requestsPerSecond: Double(samples.count) / seconds, p50: percentile(0.5), p99: percentile(0.99))
     }
 
-    static func contenders(baseURL: URL, httpClient: HTTPClient) -> [Contender] {
+    static func contenders(baseURL: URL, httpClient: HTTPClient, ahcClient: AsyncHTTPClientClient) -> [Contender] {
         let session = URLSession(configuration: .endpointKitDefault)
         let client = URLSessionClient(baseURL: baseURL)
         let delegated = DelegateSession()
@@ -74,6 +75,10 @@ enum Latency {
                 let body = try await response.body.collect(upTo: 16 << 20)
                 precondition(body.readableBytes > 0)
             },
+            Contender(name: "AsyncHTTPClientClient async") { path in
+                let data = try await ahcClient.request(RawBytes(path: path))
+                precondition(!data.isEmpty)
+            },
         ]
     }
 
@@ -81,7 +86,8 @@ enum Latency {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        let contenders = contenders(baseURL: baseURL, httpClient: httpClient)
+        let ahcClient = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
+        let contenders = contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
         print("\nRequests per second and latency (ms), \(seconds) s per cell; ratios against raw URLSession,")
         print("and for EndpointKit's AsyncHTTPClient rows against raw AsyncHTTPClient")
         print("  body      in flight  client                          req/s   ratio     p50     p99  (goal: URLSessionClient ≥ 0.95)")
@@ -89,14 +95,23 @@ enum Latency {
             for concurrency in [1, 16, 64] {
                 var baseline: Double?
                 var delegateBaseline = 0.0
+                var ahcBaseline = 0.0
+                var clientBaseline = 0.0
                 for contender in contenders {
                     _ = try await measure(contender, path: path, concurrency: concurrency, seconds: 0.2)
                     let cell = try await measure(contender, path: path, concurrency: concurrency, seconds: seconds)
                     let ratio = baseline.map { cell.requestsPerSecond / $0 } ?? 1
                     if baseline == nil { baseline = cell.requestsPerSecond }
                     if contender.name.hasSuffix("data delegate") { delegateBaseline = cell.requestsPerSecond }
-                    let versusDelegate = contender.name.hasPrefix("URLSessionClient")
+                    if contender.name == "raw AsyncHTTPClient" { ahcBaseline = cell.requestsPerSecond }
+                    if contender.name == "URLSessionClient async" { clientBaseline = cell.requestsPerSecond }
+                    var versusDelegate = contender.name.hasPrefix("URLSessionClient")
                         ? String(format: "  (%.2f of delegate baseline)", cell.requestsPerSecond / max(delegateBaseline, 1)) : ""
+                    if contender.name.hasPrefix("AsyncHTTPClientClient") {
+                        let ofRaw = cell.requestsPerSecond / max(ahcBaseline, 1)
+                        let ofClient = cell.requestsPerSecond / max(clientBaseline, 1)
+                        versusDelegate = String(format: "  (%.2f of raw AHC %@; %.1fx URLSessionClient)", ofRaw, ofRaw >= 0.9 ? "✓" : "✗", ofClient)
+                    }
                     let within = contender.name.hasPrefix("URLSessionClient") ? (ratio >= 0.95 ? " ✓" : " ✗") : ""
                     print(
                         "  " + label.padding(toLength: 10, withPad: " ", startingAt: 0)
