@@ -82,6 +82,20 @@ enum Latency {
         ]
     }
 
+    /// `count` small GETs in a row with the contender whose name starts with `client`.
+    static func loop(client name: String, baseURL: URL, count: Int) async throws {
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: AsyncHTTPClientClient.configuration)
+        let ahcClient = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
+        guard let contender = contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
+            .first(where: { $0.name.lowercased().hasPrefix(name.lowercased()) })
+        else { return print("no client named \(name)") }
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<count { try await contender.get("json") }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        print(String(format: "%@: %d requests, %.1f µs each", contender.name, count, seconds / Double(count) * 1e6))
+        try await httpClient.shutdown()
+    }
+
     static func run(baseURL: URL, seconds: Double) async throws {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64

@@ -1,6 +1,7 @@
 import Foundation
 
 // bench [--quick]                         the full table
+// bench loop CLIENT COUNT                 COUNT small GETs in a row with one client (for profilers)
 // bench stress [COUNT]                    10,000 calls against a faulty server, random cancels
 // bench memory-child SCENARIO URL BYTES   one memory scenario (run by the table in a child)
 
@@ -12,6 +13,10 @@ if arguments.count == 5, arguments[1] == "memory-child", let url = URL(string: a
 
 let quick = arguments.contains("--quick")
 let server = try await BenchServer.start()
+if arguments.count == 4, arguments[1] == "loop", let count = Int(arguments[3]) {
+    try await Latency.loop(client: arguments[2], baseURL: server.baseURL, count: count)
+    exit(0)
+}
 if arguments.count >= 2, arguments[1] == "stress" {
     try await Stress.run(baseURL: server.baseURL, count: arguments.count > 2 ? Int(arguments[2]) ?? 10_000 : 10_000)
     exit(0)

@@ -58,6 +58,12 @@ struct AsyncHTTPClientTransport: Transport {
             }
             let total = handle == nil ? expected : (DownloadFile.rangeTotal(of: head) ?? expected.map { $0 + received })
             var body = Data()
+            if handle == nil, progress == nil {
+                // The common case, in one step: each chunk-by-chunk step costs a thread hop.
+                let buffer = try await response.body.collect(upTo: bodyLimit)
+                file?.failed()
+                return ReceivedResponse(response: head, body: Data(buffer.readableBytesView), fileURL: nil)
+            }
             for try await buffer in response.body {
                 let chunk = Data(buffer.readableBytesView)
                 if let handle {
@@ -83,6 +89,9 @@ struct AsyncHTTPClientTransport: Transport {
             }
             progress?(TransferProgress(direction: .download, completedBytes: received, totalBytes: received))
             return ReceivedResponse(response: head, body: body, fileURL: (200..<300).contains(head.statusCode) ? file?.url : nil)
+        } catch let error as NIOTooManyBytesError {
+            _ = error
+            throw EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit)
         } catch {
             // Bytes that arrived before the failure are a valid prefix to resume after.
             try? handle?.write(contentsOf: pending)
