@@ -36,7 +36,7 @@ final class StressTests: ServerTestCase {
         defer { client.invalidate() }
         let endings = Locked([Int: Int]())
         let outcomes = Locked([Outcome: Int]())
-        let residentBefore = Self.residentMemory()
+        let residentBefore = residentMemory()
         let started = Date()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for n in 0..<count {
@@ -79,18 +79,12 @@ final class StressTests: ServerTestCase {
         XCTAssertEqual(outcome[.other, default: 0], 0)
         XCTAssertGreaterThan(outcome[.succeeded, default: 0], count / 3)
         XCTAssertGreaterThan(outcome[.cancelled, default: 0], 0)
-        let growth = Self.residentMemory() - residentBefore
+        let growth = residentMemory() - residentBefore
         XCTAssertLessThan(growth, 64 << 20)
         let requests = faults.count("/chaos")
         print(
             "stress: \(count) calls, \(requests) requests in \(String(format: "%.1f", elapsed)) s; "
                 + Outcome.allCases.map { "\($0.rawValue) \(outcome[$0, default: 0])" }.joined(separator: ", ")
                 + "; resident memory \(growth >> 20) MB above start")
-    }
-
-    static func residentMemory() -> Int {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
     }
 }

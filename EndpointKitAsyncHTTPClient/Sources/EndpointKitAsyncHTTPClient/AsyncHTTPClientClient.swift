@@ -152,4 +152,11 @@ public final class AsyncHTTPClientClient: Client {
     ) async throws -> T.Content {
         try await pipeline.perform(Call(download: endpoint), progress: progress)
     }
+
+    /// Sends `endpoint` and returns once the head has arrived and been validated; the body
+    /// follows as a ``EndpointKit/ResponseStream``, read from the connection only as fast as you
+    /// iterate (no buffering).
+    public func stream<T: Endpoint>(_ endpoint: T) async throws -> ResponseStream {
+        try await pipeline.stream(endpoint)
+    }
 }

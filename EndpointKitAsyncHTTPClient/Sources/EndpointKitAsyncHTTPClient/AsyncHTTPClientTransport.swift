@@ -20,20 +20,56 @@ struct AsyncHTTPClientTransport: Transport {
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> ReceivedResponse {
-        let url = outgoing.request.url
-        guard let limit = timeout else { return try await exchange(outgoing, file: file, bodyLimit: bodyLimit, progress: progress) }
-        return try await withThrowingTaskGroup(of: ReceivedResponse?.self) { group in
-            group.addTask { try await exchange(outgoing, file: file, bodyLimit: bodyLimit, progress: progress) }
+        do {
+            return try await Self.within(timeout, url: outgoing.request.url) {
+                try await exchange(outgoing, file: file, bodyLimit: bodyLimit, progress: progress)
+            }
+        } catch {
+            file?.failed()
+            throw error
+        }
+    }
+
+    /// Sends `outgoing` and returns at its response head; the body is read as the reader asks
+    /// for it (real back-pressure). Dropping the stream cancels the request.
+    func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
+        guard let url = outgoing.request.url else { throw EndpointKitError.invalidURL("<no URL>") }
+        do {
+            let request = try makeRequest(outgoing, url: url, progress: nil)
+            let response = try await Self.within(timeout, url: url) {
+                try await httpClient.execute(request, deadline: .distantFuture)
+            }
+            let head = try Self.head(of: response, url: url)
+            let body = BodyReader(response.body)
+            let chunks = AsyncThrowingStream<Data, any Error> {
+                do {
+                    return try await body.next()
+                } catch {
+                    throw Self.translate(error, url: url)
+                }
+            }
+            return ResponseStream(response: head, chunks: chunks)
+        } catch {
+            throw Self.translate(error, url: url)
+        }
+    }
+
+    /// Runs `work`, failing with ``EndpointKit/EndpointKitError/timedOut(url:limit:)`` after `limit` seconds.
+    private static func within<T: Sendable>(
+        _ limit: TimeInterval?, url: URL?, _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        guard let limit else { return try await work() }
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await work() }
             group.addTask {
                 try await Task.sleep(nanoseconds: UInt64(limit * 1_000_000_000))
                 return nil
             }
             defer { group.cancelAll() }
-            guard let first = try await group.next(), let received = first else {
-                file?.failed()
+            guard let first = try await group.next(), let value = first else {
                 throw EndpointKitError.timedOut(url: url, limit: limit)
             }
-            return received
+            return value
         }
     }
 

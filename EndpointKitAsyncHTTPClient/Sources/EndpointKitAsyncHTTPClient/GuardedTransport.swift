@@ -16,4 +16,9 @@ struct GuardedTransport: Transport {
         guard isShutDown.withLockedValue({ !$0 }) else { throw EndpointKitError.clientInvalidated }
         return try await transport.send(outgoing, into: file, timeout: timeout, bodyLimit: bodyLimit, progress: progress)
     }
+
+    func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
+        guard isShutDown.withLockedValue({ !$0 }) else { throw EndpointKitError.clientInvalidated }
+        return try await transport.stream(outgoing, timeout: timeout)
+    }
 }

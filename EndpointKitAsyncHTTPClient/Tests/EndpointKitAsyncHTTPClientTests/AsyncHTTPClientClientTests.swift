@@ -34,4 +34,29 @@ final class AsyncHTTPClientClientTests: XCTestCase {
         try await client.shutdown()
         await server.shutdown()
     }
+
+    /// Back-pressure: a fast 256 MB stream read slowly keeps memory flat, because the body is
+    /// read from the connection only as the reader asks.
+    func testASlowReaderOfAFastStreamKeepsMemoryFlat() async throws {
+        let server = try await TestServer.start(TransferRoutes.handler)
+        let client = AsyncHTTPClientClient(baseURL: server.baseURL)
+        let count: Int64 = 256 << 20
+        let stream = try await client.stream(PathEndpoint(path: "big-stream", query: [.init(name: "count", value: "\(count)")]))
+        let before = residentMemory()
+        var peak = before
+        var received: Int64 = 0
+        var chunks = 0
+        for try await chunk in stream {
+            received += Int64(chunk.count)
+            chunks += 1
+            if chunks % 64 == 0 {
+                try await Task.sleep(nanoseconds: 2_000_000)
+                peak = max(peak, residentMemory())
+            }
+        }
+        XCTAssertEqual(received, count)
+        XCTAssertLessThan(peak - before, 32 << 20, "resident memory grew \((peak - before) >> 20) MB")
+        try await client.shutdown()
+        await server.shutdown()
+    }
 }

@@ -50,9 +50,22 @@ public protocol Client: AnyObject, Sendable {
     func download<T: DownloadEndpoint>(
         _ endpoint: T, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> T.Content
+
+    /// Sends `endpoint` and returns as soon as the response head has arrived and been
+    /// validated; the body follows as a ``ResponseStream`` (chunks, ``ResponseStream/lines``,
+    /// ``ResponseStream/events``). Leaving the loop or cancelling the task cancels the request.
+    func stream<T: Endpoint>(_ endpoint: T) async throws -> ResponseStream
 }
 
 extension Client {
+    /// Server-Sent Events from `endpoint`, reconnecting (with `Last-Event-ID`, after the
+    /// server's `retry` time, 3 s by default) when the stream ends or the connection fails,
+    /// unless `reconnect` is `false`. A non-2xx answer ends the sequence with its error;
+    /// cancelling the iterating task, or leaving the loop, closes the connection.
+    public func events<T: Endpoint>(_ endpoint: T, reconnect: Bool = true) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+        EventSource.events(from: self, endpoint: endpoint, reconnect: reconnect)
+    }
+
     /// Sends an upload endpoint's body and returns its content.
     public func upload<T: UploadEndpoint>(_ endpoint: T) async throws -> T.Content {
         try await upload(endpoint, progress: nil)

@@ -174,4 +174,11 @@ open class URLSessionClient: Client, @unchecked Sendable {
     ) async throws -> T.Content {
         try await pipeline.perform(Call(download: endpoint), progress: progress)
     }
+
+    /// Sends `endpoint` and returns once the head has arrived and been validated; the body
+    /// follows as a ``ResponseStream``. Foundation cannot pause a transfer, so if more than
+    /// 16 MiB arrive unread the stream fails with ``EndpointKitError/consumerTooSlow(url:limit:)``.
+    open func stream<T: Endpoint>(_ endpoint: T) async throws -> ResponseStream {
+        try await pipeline.stream(endpoint)
+    }
 }

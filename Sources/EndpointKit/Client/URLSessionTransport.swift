@@ -20,6 +20,11 @@ struct URLSessionTransport: Transport {
     ) async throws -> ReceivedResponse {
         let handler = TransferHandler(
             outgoing: outgoing, file: file, bodyLimit: bodyLimit, delegate: delegate, progress: progress)
+        return try await run(handler, outgoing, timeout: timeout)
+    }
+
+    /// Runs `handler`'s task until it completes (or, streaming, until the head arrives).
+    private func run(_ handler: TransferHandler, _ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ReceivedResponse {
         let timer = timeout.map { limit in
             Task { [url = outgoing.request.url] in
                 try await Task.sleep(nanoseconds: UInt64(limit * 1_000_000_000))
@@ -45,5 +50,21 @@ struct URLSessionTransport: Transport {
         } onCancel: {
             handler.cancel()
         }
+    }
+}
+
+extension URLSessionTransport {
+    /// How many streamed bytes may wait for a slow reader: Foundation cannot pause a transfer.
+    static let streamBufferLimit = 16 << 20
+
+    func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
+        let (chunks, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
+        let waiting = Locked(0)
+        let handler = TransferHandler(
+            outgoing: outgoing, file: nil, bodyLimit: .max, delegate: delegate, progress: nil,
+            streaming: .init(chunks: continuation, waiting: waiting, limit: Self.streamBufferLimit))
+        continuation.onTermination = { _ in handler.cancel() }
+        let head = try await run(handler, outgoing, timeout: timeout)
+        return ResponseStream(response: head.response, chunks: chunks) { count in waiting.withLock { $0 -= count } }
     }
 }

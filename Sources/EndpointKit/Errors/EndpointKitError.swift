@@ -36,6 +36,9 @@ public enum EndpointKitError: Error, CustomStringConvertible, Sendable {
     /// The response body is larger than the client keeps in memory (`limit` bytes). Use a
     /// ``DownloadEndpoint`` for large bodies.
     case bodyTooLarge(url: URL?, limit: Int)
+    /// A streamed body arrived faster than it was read, and more than `limit` bytes waited.
+    /// (Foundation cannot pause a transfer; the AsyncHTTPClient-backed client never needs this.)
+    case consumerTooSlow(url: URL?, limit: Int)
     /// Given to the response observer only: this attempt failed with `underlying` and is sent
     /// again after `delay` seconds. The caller never sees it.
     case retrying(attempt: Int, delay: TimeInterval, underlying: any Error)
@@ -86,6 +89,8 @@ public enum EndpointKitError: Error, CustomStringConvertible, Sendable {
             "Request to \(url?.absoluteString ?? "<no URL>") timed out after \(Self.seconds(limit))"
         case .bodyTooLarge(let url, let limit):
             "Response from \(url?.absoluteString ?? "<no URL>") is larger than \(limit) bytes, the most kept in memory"
+        case .consumerTooSlow(let url, let limit):
+            "Stream from \(url?.absoluteString ?? "<no URL>") was read too slowly: more than \(limit) bytes waited"
         case .retrying(let attempt, let delay, let error):
             "Attempt \(attempt) failed, retrying in \(Self.seconds(delay)): \(error)"
         }

@@ -37,10 +37,18 @@ final class TransferHandler: Sendable {
     private let bodyLimit: Int
     private let timeoutInterval: TimeInterval
     private let progress: (@Sendable (TransferProgress) -> Void)?
+    private let streaming: Streaming?
+
+    /// Where a streamed body goes: the chunks the reader iterates, and the bytes waiting for it.
+    struct Streaming: Sendable {
+        let chunks: AsyncThrowingStream<Data, any Error>.Continuation
+        let waiting: Locked<Int>
+        let limit: Int
+    }
 
     init(
         outgoing: Outgoing, file: DownloadFile?, bodyLimit: Int, delegate: SessionDelegate,
-        progress: (@Sendable (TransferProgress) -> Void)?
+        progress: (@Sendable (TransferProgress) -> Void)?, streaming: Streaming? = nil
     ) {
         var state = State()
         state.file = file
@@ -51,6 +59,7 @@ final class TransferHandler: Sendable {
         self.uploadLength = outgoing.carriesBody ? outgoing.bodyLength : nil
         self.bodyLimit = bodyLimit
         self.progress = progress
+        self.streaming = streaming
     }
 
     /// Sets the completion before the task exists, so a cancel that arrives first is reported.
@@ -121,10 +130,29 @@ final class TransferHandler: Sendable {
         }
         // Foundation on Linux ignores a `.cancel` disposition; cancel the task instead.
         if let refused { fail(refused) }
+        if streaming != nil, refused == nil {
+            // The head goes to the caller now; the task keeps running (and can be cancelled).
+            let completion = state.withLock { state in
+                defer { state.completion = nil }
+                return state.completion
+            }
+            completion?(.success(ReceivedResponse(response: http, body: Data(), fileURL: nil)))
+        }
         return .allow
     }
 
     func didReceive(data: Data) {
+        if let streaming {
+            let waiting = streaming.waiting.withLock { waiting in
+                waiting += data.count
+                return waiting
+            }
+            guard waiting <= streaming.limit else {
+                return fail(EndpointKitError.consumerTooSlow(url: url, limit: streaming.limit))
+            }
+            streaming.chunks.yield(data)
+            return
+        }
         let (report, abort) = state.withLock { state -> (TransferProgress?, URLSessionTask?) in
             if let handle = state.handle {
                 if let error = writeFailure.withLock({ $0 }) {
@@ -175,6 +203,19 @@ final class TransferHandler: Sendable {
             return (state.response, state.body, state.file, state.handle, state.failure, state.received)
         }
         let (response, body, file, handle, stateFailure, received) = taken
+        if let streaming {
+            let cancelled = state.withLock { $0.lifecycle.isCancelled }
+            let failure = stateFailure ?? error.map(transportError)
+            finish(failure.map { .failure($0) } ?? (response.map { .success(ReceivedResponse(response: $0, body: Data(), fileURL: nil)) } ?? .failure(EndpointKitError.invalidResponse(url: url))))
+            if cancelled {
+                streaming.chunks.finish(throwing: CancellationError())
+            } else if let failure {
+                streaming.chunks.finish(throwing: failure)
+            } else {
+                streaming.chunks.finish()
+            }
+            return
+        }
         writer.sync {}
         let failure = stateFailure ?? writeFailure.withLock { $0 }
         try? handle?.close()

@@ -24,4 +24,9 @@ import Foundation
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> ReceivedResponse
+
+    /// Sends `outgoing` once and returns as soon as the response head has arrived; the body
+    /// follows in the returned stream. `timeout` covers the wait for the head. Ending the
+    /// iteration early cancels the transfer.
+    func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream
 }

@@ -35,7 +35,9 @@ struct ClientScenarios: Sendable {
             ("uploads byte-exact", uploadsByteExact), ("download with progress and resume", downloadAndResume),
             ("retries then succeeds", retries), ("timeout on a stalled body", timeout),
             ("redirects replay or drop bodies", redirects), ("body too large", bodyTooLarge),
-            ("random cancellation", randomCancellation),
+            ("random cancellation", randomCancellation), ("streamed lines", streamedLines),
+            ("stream error status", streamErrorStatus), ("stream early break", streamEarlyBreak),
+            ("server-sent events reconnect", serverSentEvents),
         ]
     }
 
@@ -275,5 +277,50 @@ struct ClientScenarios: Sendable {
             }
         }
         XCTAssertEqual(ended.withLock { $0 }, 200, name)
+    }
+
+    func streamedLines(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            let stream = try await client.stream(PathEndpoint(path: "stream"))
+            XCTAssertEqual(stream.response.statusCode, 200, name)
+            var lines: [String] = []
+            for try await line in stream.lines { lines.append(line) }
+            XCTAssertEqual(lines, ["alpha", "beta", "gamma", "delta", "last"], name)
+        }
+    }
+
+    func streamErrorStatus(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            do {
+                _ = try await client.stream(PathEndpoint(path: "status", query: [.init(name: "code", value: "404"), .init(name: "body", value: "gone")]))
+                XCTFail("\(name): expected an error")
+            } catch let EndpointKitError.unacceptableStatus(failure) {
+                XCTAssertEqual(failure.bodyText, "gone", name)
+            }
+        }
+    }
+
+    func streamEarlyBreak(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            var count = 0
+            for try await _ in try await client.stream(PathEndpoint(path: "endless")).lines {
+                count += 1
+                if count == 3 { break }
+            }
+            let disconnected = await server.waitForDisconnect(of: "/endless")
+            XCTAssertTrue(disconnected, name)
+        }
+    }
+
+    func serverSentEvents(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            var ids: [String?] = []
+            for try await event in client.events(PathEndpoint(path: "sse")) {
+                ids.append(event.id)
+                if ids.count == 6 { break }
+            }
+            XCTAssertEqual(ids, ["1", "2", "3", "4", "5", "6"], name)
+            XCTAssertEqual(server.requests.last(where: { $0.path == "/sse" })?.header("Last-Event-ID"), "3", name)
+        }
     }
 }

@@ -89,3 +89,10 @@ func leftoverTemporaryFiles() -> Set<String> {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
     return Set(names.filter { $0.hasPrefix("EndpointKit-") })
 }
+
+/// This process's resident memory, in bytes (Linux).
+func residentMemory() -> Int {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+    return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+}

@@ -100,6 +100,33 @@ enum TransferRoutes {
             if start > 0 { headers.append(("Content-Range", "bytes \(start)-\(count - 1)/\(count)")) }
             try await response.head(status: start > 0 ? 206 : 200, headers: headers)
             try await stream(start..<count, to: response, dropAfter: dropAfter, delay: delay * 1000)
+        case "/stream":
+            try await response.head(status: 200, headers: [("Content-Type", "text/plain")])
+            for part in ["alpha\nbe", "ta\r\ngam", "ma\rdel", "ta\n", "last"] {
+                try await response.write(Data(part.utf8))
+                try await Task.sleep(nanoseconds: 100_000_000)
+            }
+            try await response.end()
+        case "/endless":
+            try await response.head(status: 200, headers: [("Content-Type", "text/plain")])
+            while true {
+                try await response.write(Data("tick\n".utf8))
+                try await Task.sleep(nanoseconds: 10_000_000)
+            }
+        case "/sse":
+            // Three events per connection, continuing after Last-Event-ID; a comment and a retry.
+            let start = Int(request.header("Last-Event-ID") ?? "") ?? 0
+            guard start < 6 else { return try await response.send(status: 204) }
+            try await response.head(status: 200, headers: [("Content-Type", "text/event-stream")])
+            try await response.write(Data(": hello\nretry: 50\n\n".utf8))
+            for id in (start + 1)...(start + 3) {
+                try await response.write(Data("id: \(id)\nevent: tick\ndata: {\"n\":\(id)}\n\n".utf8))
+            }
+            try await response.end()
+        case "/big-stream":
+            let count = Int64(query["count"] ?? "") ?? 1 << 30
+            try await response.head(status: 200, headers: [("Content-Type", "application/octet-stream")])
+            try await stream(0..<count, to: response, dropAfter: nil)
         case "/chunked":
             let count = Int64(query["count"] ?? "") ?? 1024
             try await response.head(status: 200, headers: [("Content-Type", "application/octet-stream")])

@@ -1,0 +1,65 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Reconnecting Server-Sent Events over any ``Client`` (the `EventSource` behaviour).
+enum EventSource {
+    /// The endpoint, asking to resume after `lastEventID`.
+    struct Resuming<Base: Endpoint>: Endpoint {
+        typealias Content = Base.Content
+        let base: Base
+        let lastEventID: String?
+
+        var timeout: TimeInterval? { base.timeout }
+
+        func makeRequest() throws -> URLRequest {
+            var request = try base.makeRequest()
+            request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+            if let lastEventID { request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID") }
+            return request
+        }
+
+        func content(from response: URLResponse?, with body: Data) throws -> Base.Content {
+            try base.content(from: response, with: body)
+        }
+
+        func validate(_ request: URLRequest?, response: HTTPURLResponse, data: Data?) throws {
+            try base.validate(request, response: response, data: data)
+        }
+    }
+
+    static func events<T: Endpoint>(
+        from client: any Client, endpoint: T, reconnect: Bool
+    ) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+        let (events, continuation) = AsyncThrowingStream.makeStream(of: ServerSentEvent.self)
+        let task = Task {
+            var lastEventID: String?
+            var wait = 3_000
+            while !Task.isCancelled {
+                do {
+                    let stream = try await client.stream(Resuming(base: endpoint, lastEventID: lastEventID))
+                    var iterator = stream.events.makeAsyncIterator()
+                    do {
+                        while let event = try await iterator.next() { continuation.yield(event) }
+                    } catch EndpointKitError.transportFailed where reconnect {
+                        // The connection broke: reconnect like the end of the stream.
+                    }
+                    lastEventID = iterator.lastEventID ?? lastEventID
+                    wait = iterator.reconnectionTime ?? wait
+                    guard reconnect else { break }
+                } catch EndpointKitError.transportFailed where reconnect {
+                    // Could not connect: try again after the wait.
+                } catch {
+                    continuation.finish(throwing: error is CancellationError || Task.isCancelled ? nil : error)
+                    return
+                }
+                try? await Task.sleep(nanoseconds: UInt64(wait) * 1_000_000)
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return events
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// A response body as Server-Sent Events (see ``ServerSentEventDecoder``).
+public struct ServerSentEvents: AsyncSequence, Sendable {
+    public typealias Element = ServerSentEvent
+
+    let stream: ResponseStream
+
+    init(_ stream: ResponseStream) {
+        self.stream = stream
+    }
+
+    /// Iterates the events.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var chunks: ResponseStream.AsyncIterator
+        var decoder = ServerSentEventDecoder()
+        var ready: [ServerSentEvent] = []
+
+        /// The next event, or `nil` when the stream ends.
+        public mutating func next() async throws -> ServerSentEvent? {
+            while ready.isEmpty {
+                guard let chunk = try await chunks.next() else { return nil }
+                ready = decoder.decode(chunk)
+            }
+            return ready.removeFirst()
+        }
+
+        /// The last event ID the stream set.
+        public var lastEventID: String? { decoder.lastEventID }
+        /// The reconnection time the stream asked for, in milliseconds.
+        public var reconnectionTime: Int? { decoder.reconnectionTime }
+    }
+
+    /// Starts iterating the events.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(chunks: stream.makeAsyncIterator())
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import XCTest
+
+@testable import EndpointKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+final class ResponseStreamTests: ServerTestCase {
+    override var routes: TestServer.Handler { TransferRoutes.handler }
+
+    func testChunksArriveBeforeTheBodyEnds() async throws {
+        let started = Date()
+        let stream = try await client.stream(PathEndpoint(path: "stream"))
+        XCTAssertEqual(stream.response.statusCode, 200)
+        var iterator = stream.makeAsyncIterator()
+        let first = try await iterator.next()
+        XCTAssertEqual(first.map { String(decoding: $0, as: UTF8.self) }, "alpha\nbe")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 0.35, "the first chunk came before the rest (500 ms)")
+    }
+
+    func testLinesSplitAcrossChunksArriveWhole() async throws {
+        var lines: [String] = []
+        for try await line in try await client.stream(PathEndpoint(path: "stream")).lines { lines.append(line) }
+        XCTAssertEqual(lines, ["alpha", "beta", "gamma", "delta", "last"])
+    }
+
+    func testAnErrorStatusFailsBeforeStreamingWithItsBody() async throws {
+        do {
+            _ = try await client.stream(PathEndpoint(path: "status", query: [.init(name: "code", value: "403"), .init(name: "body", value: "no")]))
+            XCTFail("expected an error")
+        } catch let EndpointKitError.unacceptableStatus(failure) {
+            XCTAssertEqual(failure.statusCode, 403)
+            XCTAssertEqual(failure.bodyText, "no")
+        }
+        XCTAssertEqual(observed.calls.count, 1)
+    }
+
+    func testLeavingTheLoopEarlyClosesTheConnection() async throws {
+        var count = 0
+        for try await _ in try await client.stream(PathEndpoint(path: "endless")).lines {
+            count += 1
+            if count == 5 { break }
+        }
+        let disconnected = await server.waitForDisconnect(of: "/endless")
+        XCTAssertTrue(disconnected)
+        XCTAssertEqual(observed.calls.count, 1)
+    }
+
+    func testCancellingTheTaskEndsTheStreamAndClosesTheConnection() async throws {
+        let client = self.client!
+        let task = Task {
+            var count = 0
+            for try await _ in try await client.stream(PathEndpoint(path: "endless")).lines { count += 1 }
+            return count
+        }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        task.cancel()
+        let result = await task.result
+        XCTAssertTrue(result.error is CancellationError, "\(result)")
+        let disconnected = await server.waitForDisconnect(of: "/endless")
+        XCTAssertTrue(disconnected)
+    }
+
+    func testServerSentEventsReconnectWithLastEventID() async throws {
+        struct Tick: Decodable, Equatable { let n: Int }
+        var ticks: [Int] = []
+        var ids: [String?] = []
+        for try await event in client.events(PathEndpoint(path: "sse")) {
+            XCTAssertEqual(event.event, "tick")
+            ticks.append(try JSONDecoder().decode(Tick.self, from: Data(event.data.utf8)).n)
+            ids.append(event.id)
+            if ticks.count == 6 { break }
+        }
+        XCTAssertEqual(ticks, [1, 2, 3, 4, 5, 6])
+        XCTAssertEqual(ids.last, "6")
+        let resumed = server.requests.filter { $0.path == "/sse" }
+        XCTAssertEqual(resumed.count, 2)
+        XCTAssertEqual(resumed.last?.header("Last-Event-ID"), "3")
+        XCTAssertEqual(resumed.first?.header("Accept"), "text/event-stream")
+    }
+
+    func testWithoutReconnectTheEventsEndWithTheStream() async throws {
+        var count = 0
+        for try await _ in client.events(PathEndpoint(path: "sse"), reconnect: false) { count += 1 }
+        XCTAssertEqual(count, 3)
+    }
+
+    func testASlowReaderOfAFastStreamIsStoppedNotBuffered() async throws {
+        let stream = try await client.stream(PathEndpoint(path: "big-stream"))
+        var iterator = stream.makeAsyncIterator()
+        _ = try await iterator.next()
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        do {
+            while try await iterator.next() != nil {}
+            XCTFail("a 1 GB stream read this slowly cannot end normally")
+        } catch let EndpointKitError.consumerTooSlow(_, limit) {
+            XCTAssertEqual(limit, 16 << 20)
+        }
+    }
+}
