@@ -99,4 +99,16 @@ final class ResponseStreamTests: ServerTestCase {
             XCTAssertEqual(limit, 16 << 20)
         }
     }
+
+    func testEventsDecodeToTypedValues() async throws {
+        struct Tick: Decodable, Equatable { let n: Int }
+        var ticks: [Tick] = []
+        for try await tick in client.events(PathEndpoint(path: "sse"), reconnect: false).decoded(as: Tick.self) {
+            ticks.append(tick)
+        }
+        XCTAssertEqual(ticks, [Tick(n: 1), Tick(n: 2), Tick(n: 3)])
+        XCTAssertThrowsError(try ServerSentEvent(data: "{\"m\":1}").decode(Tick.self)) { error in
+            XCTAssertTrue("\(error)".contains("key 'n' not found"), "\(error)")
+        }
+    }
 }

@@ -15,6 +15,9 @@ struct BookDemo: AsyncParsableCommand {
     @Option(help: "The book API to call instead of the embedded demo server, e.g. http://localhost:8080.")
     var baseURL: String?
 
+    @Option(help: "After the tour, follow the live book feed (Server-Sent Events) for this many books.")
+    var follow: Int = 3
+
     func run() async throws {
         let server: DemoServer? = baseURL == nil ? try await DemoServer.start() : nil
         guard let url = server?.baseURL ?? baseURL.flatMap(URL.init(string:)) else {
@@ -25,6 +28,15 @@ struct BookDemo: AsyncParsableCommand {
         let books: any BookService = BookServiceClient(client: client)
         do {
             try await tour(books)
+            if follow > 0 {
+                print("\nfollowing the live feed for \(follow) books:")
+                var seen = 0
+                for try await book in books.followBooks() {
+                    print("  new: #\(book.id) \(book.title)")
+                    seen += 1
+                    if seen == follow { break }
+                }
+            }
         } catch {
             print("error: \(error)")
         }

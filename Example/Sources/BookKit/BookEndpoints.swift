@@ -77,3 +77,14 @@ public struct DeleteBookEndpoint: Endpoint {
         try APIError.validate(request, response: response, data: data)
     }
 }
+
+/// `GET /books/feed`: new books as Server-Sent Events.
+public struct BookFeedEndpoint: Endpoint {
+    public typealias Content = Void
+
+    /// The feed.
+    public init() {}
+
+    /// Builds the request.
+    public func makeRequest() throws -> URLRequest { try URLRequest(.get, "books/feed") }
+}

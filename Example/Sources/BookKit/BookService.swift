@@ -16,4 +16,6 @@ public protocol BookService: Sendable {
     func create(_ book: NewBook) async throws -> Book
     /// Deletes a book.
     func delete(id: Int) async throws
+    /// Books as the server announces them, live, until the server ends the feed.
+    func followBooks() -> AsyncThrowingStream<Book, any Error>
 }

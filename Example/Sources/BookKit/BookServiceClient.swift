@@ -40,4 +40,20 @@ public struct BookServiceClient: BookService {
     public func delete(id: Int) async throws {
         try await client.request(DeleteBookEndpoint(id: id))
     }
+
+    /// Books as the server announces them, live, until the server ends the feed.
+    public func followBooks() -> AsyncThrowingStream<Book, any Error> {
+        let events = client.events(BookFeedEndpoint(), reconnect: false).decoded(as: Book.self)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await book in events { continuation.yield(book) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
 }

@@ -61,6 +61,20 @@ public final class DemoServer: Sendable {
             }
             return try json(await store.page(page, perPage: perPage))
         }
+        router.get("books/feed") { request, _ -> Response in
+            // Server-Sent Events: the seeded books again, one every 200 ms, resuming after Last-Event-ID.
+            let after = HTTPField.Name("Last-Event-ID").flatMap { request.headers[$0] }.flatMap { Int($0) } ?? 0
+            let books = await store.page(1, perPage: 100)
+            let body = ResponseBody { writer in
+                for (index, book) in books.enumerated() where index + 1 > after {
+                    let json = String(decoding: try JSONEncoder().encode(book), as: UTF8.self)
+                    try await writer.write(ByteBuffer(string: "id: \(index + 1)\nevent: book\ndata: \(json)\n\n"))
+                    try await Task.sleep(nanoseconds: 200_000_000)
+                }
+                try await writer.finish(nil)
+            }
+            return Response(status: .ok, headers: [.contentType: "text/event-stream"], body: body)
+        }
         router.get("books/:id") { _, context -> Response in
             let id = try context.parameters.require("id", as: Int.self)
             guard let book = await store.book(id) else {

@@ -59,4 +59,13 @@ final class BookServiceTests: XCTestCase {
             XCTAssertEqual(error.error, "title must not be empty")
         }
     }
+
+    func testFollowingTheLiveFeed() async throws {
+        var titles: [String] = []
+        for try await book in books.followBooks() {
+            titles.append(book.title)
+            if titles.count == 2 { break }
+        }
+        XCTAssertEqual(titles, ["Dune", "Solaris"])
+    }
 }
