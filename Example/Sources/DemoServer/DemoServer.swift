@@ -63,7 +63,7 @@ public final class DemoServer: Sendable {
         }
         router.get("books/feed") { request, _ -> Response in
             // Server-Sent Events: the seeded books again, one every 200 ms, resuming after Last-Event-ID.
-            let after = HTTPField.Name("Last-Event-ID").flatMap { request.headers[$0] }.flatMap { Int($0) } ?? 0
+            let after = request.headers.first { $0.name.canonicalName == "last-event-id" }.flatMap { Int($0.value) } ?? 0
             let books = await store.page(1, perPage: 100)
             let body = ResponseBody { writer in
                 for (index, book) in books.enumerated() where index + 1 > after {
