@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
     products: [
         .library(name: "EndpointKit", targets: ["EndpointKit"]),
+        // Test doubles for users' own tests: a stub Client. No dependencies either.
+        .library(name: "EndpointKitTesting", targets: ["EndpointKitTesting"]),
     ],
     dependencies: [
         // Test-only: the in-process HTTP server the tests run against. Library users never build it.
@@ -13,10 +15,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "EndpointKit"),
+        .target(name: "EndpointKitTesting", dependencies: ["EndpointKit"]),
         .testTarget(
             name: "EndpointKitTests",
             dependencies: [
-                "EndpointKit",
+                "EndpointKit", "EndpointKitTesting",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

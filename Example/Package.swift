@@ -29,7 +29,9 @@ let package = Package(
                 "BookKit", "DemoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .testTarget(name: "BookKitTests", dependencies: ["BookKit", "DemoServer"]),
+        .testTarget(
+            name: "BookKitTests",
+            dependencies: ["BookKit", "DemoServer", .product(name: "EndpointKitTesting", package: "EndpointKit")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,64 @@
+import EndpointKit
+import EndpointKitTesting
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+final class StubClientTests: XCTestCase {
+    func testAnswersPerEndpointTypeWithBothAPIsAndRecordsCalls() async throws {
+        let client = StubClient()
+        client.stub(GetBook.self) { endpoint in Book(id: 9, title: endpoint.path, author: nil) }
+        let book = try await client.request(GetBook(path: "books/9"))
+        XCTAssertEqual(book.title, "books/9")
+        let viaCompletion: Book = try await withCheckedThrowingContinuation { continuation in
+            client.request(GetBook(path: "books/10")) { continuation.resume(with: $0) }
+        }
+        XCTAssertEqual(viaCompletion.title, "books/10")
+        XCTAssertEqual(client.calls(to: GetBook.self).map(\.path), ["books/9", "books/10"])
+        XCTAssertEqual(client.calls.first?.request?.url?.relativeString, "books/9")
+    }
+
+    func testErrorsDelaysAndCancellation() async throws {
+        let client = StubClient()
+        client.stub(ListBooks.self, error: URLError(.notConnectedToInternet))
+        do {
+            _ = try await client.request(ListBooks())
+            XCTFail("expected an error")
+        } catch let error as URLError {
+            XCTAssertEqual(error.code, .notConnectedToInternet)
+        }
+        client.stub(GetBook.self, delay: 10) { _ in Book(id: 1, title: "late", author: nil) }
+        let started = Date()
+        let progress = client.request(GetBook()) { _ in }
+        progress.cancel()
+        let task = Task { try await client.request(GetBook()) }
+        task.cancel()
+        let result = await task.result
+        XCTAssertTrue(result.error is CancellationError, "\(result)")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2)
+    }
+
+    func testRequestMatchingAndClearFailures() async throws {
+        let client = StubClient()
+        client.stub(matching: { $0.url?.relativeString == "books/1" }) { _ in Book(id: 1, title: "matched", author: nil) }
+        let matched = try await client.request(GetBook(path: "books/1"))
+        XCTAssertEqual(matched.title, "matched")
+        do {
+            _ = try await client.request(ListBooks())
+            XCTFail("expected an error")
+        } catch let error as StubClient.Unstubbed {
+            XCTAssertEqual(error.endpoint, "ListBooks")
+            XCTAssertTrue(error.description.contains("stub(ListBooks.self)"))
+        }
+        client.stub(ListBooks.self) { _ in "not books" }
+        do {
+            _ = try await client.request(ListBooks())
+            XCTFail("expected an error")
+        } catch let error as StubTypeMismatch {
+            XCTAssertEqual(error.expected, "Array<Book>")
+        }
+    }
+}
