@@ -45,7 +45,12 @@ public final class StubClient: Client, Sendable {
         let delay: TimeInterval
     }
 
-    private let state = StubState()
+    private struct Stubs {
+        var answers: [Answer] = []
+        var calls: [Call] = []
+    }
+
+    private let state = Locked(Stubs())
 
     /// The queue completion handlers run on.
     public let completionQueue: DispatchQueue

@@ -66,7 +66,7 @@ import Foundation
             #if canImport(FoundationNetworking)
                 // Foundation on Linux reads a file body ahead with DispatchIO and pauses libcurl
                 // meanwhile; a transfer that ends while a read is pending (a cancel, an early
-                // answer, a reset) crashes the process (EasyHandle.swift: `try!` on
+                // answer, a reset) crashes the process (EasyHandle.swift: a forced try on
                 // curl_easy_pause, libcurl error 43). So a small file goes from memory with its
                 // length, a larger one as a stream (chunked), never through that reader.
                 if let length = bodyLength, length <= Self.inMemoryFileLimit {
