@@ -36,6 +36,9 @@ final class BenchServer: Sendable {
         try? await channel.close()
     }
 
+    /// When connections closed while a `/hang` request waited (monotonic nanoseconds).
+    static let closes = Box<[UInt64]>([])
+
     static let smallJSON = Data(
         #"{"id":1,"title":"Dune","author":"Frank Herbert","year":1965,"tags":["sf","classic","desert"],"rating":4.25,"available":true,"isbn":"978-0441013593","publisher":"Chilton Books"}"#.utf8)
 
@@ -45,6 +48,7 @@ final class BenchServer: Sendable {
 
         private var uri = ""
         private var received = 0
+        private var hanging = false
         private static let chunk = ByteBuffer(repeating: 0x5A, count: 1 << 20)
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -59,7 +63,19 @@ final class BenchServer: Sendable {
             }
         }
 
+        func channelInactive(context: ChannelHandlerContext) {
+            if hanging {
+                let now = DispatchTime.now().uptimeNanoseconds
+                BenchServer.closes.update { $0.append(now) }
+            }
+            context.fireChannelInactive()
+        }
+
         private func respond(context: ChannelHandlerContext) {
+            if uri.hasPrefix("/hang") {
+                hanging = true
+                return
+            }
             if uri.hasPrefix("/chaos") {
                 return chaos(context: context, pick: (Int(uri.split(separator: "=").last ?? "") ?? 0) &* 7919 % 100)
             }
