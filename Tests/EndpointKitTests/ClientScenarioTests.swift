@@ -14,4 +14,28 @@ final class ClientScenarioTests: XCTestCase {
             close: { ($0 as? URLSessionClient)?.invalidate() })
         try await scenarios.runAll()
     }
+
+    /// Foundation on Linux has no WebSockets: opening one fails at once with a typed error.
+    /// Elsewhere the shared WebSocket scenarios run.
+    func testURLSessionClientWebSockets() async throws {
+        #if canImport(FoundationNetworking)
+            let server = try await TestServer.start(Routes.standard)
+            let client = URLSessionClient(baseURL: server.baseURL)
+            do {
+                _ = try await client.webSocket(SocketEndpoint())
+                XCTFail("expected webSocketUnsupported")
+            } catch EndpointKitError.webSocketUnsupported(let url, let reason) {
+                XCTAssertEqual(url?.scheme, "ws")
+                XCTAssertTrue(reason.contains("libcurl"), reason)
+            }
+            client.invalidate()
+            await server.shutdown()
+        #else
+            let scenarios = WebSocketScenarios(
+                name: "URLSessionClient",
+                makeClient: { URLSessionClient(requestAdapter: $0) },
+                close: { ($0 as? URLSessionClient)?.invalidate() })
+            try await scenarios.runAll()
+        #endif
+    }
 }

@@ -55,9 +55,22 @@ public protocol Client: AnyObject, Sendable {
     /// validated; the body follows as a ``ResponseStream`` (chunks, ``ResponseStream/lines``,
     /// ``ResponseStream/events``). Leaving the loop or cancelling the task cancels the request.
     func stream<T: Endpoint>(_ endpoint: T) async throws -> ResponseStream
+
+    /// Opens a WebSocket: the handshake goes through the client's request adapters, and
+    /// returns once the server has accepted it (a refusal throws
+    /// ``EndpointKitError/unacceptableStatus(_:)``). Cancelling the task cancels the handshake.
+    ///
+    /// The default implementation throws ``EndpointKitError/webSocketUnsupported(url:reason:)``.
+    func webSocket<T: WebSocketEndpoint>(_ endpoint: T) async throws -> WebSocket
 }
 
 extension Client {
+    /// Throws ``EndpointKitError/webSocketUnsupported(url:reason:)``: this client opens no WebSockets.
+    public func webSocket<T: WebSocketEndpoint>(_ endpoint: T) async throws -> WebSocket {
+        throw EndpointKitError.webSocketUnsupported(
+            url: try? endpoint.makeRequest().url, reason: "\(type(of: self)) does not implement WebSockets")
+    }
+
     /// Server-Sent Events from `endpoint`, reconnecting (with `Last-Event-ID`, after the
     /// server's `retry` time, 3 s by default) when the stream ends or the connection fails,
     /// unless `reconnect` is `false`. A non-2xx answer ends the sequence with its error;

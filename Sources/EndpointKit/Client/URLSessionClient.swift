@@ -181,4 +181,13 @@ open class URLSessionClient: Client, @unchecked Sendable {
     open func stream<T: Endpoint>(_ endpoint: T) async throws -> ResponseStream {
         try await pipeline.stream(endpoint)
     }
+
+    /// Opens a WebSocket with Foundation's `URLSessionWebSocketTask`. On Linux, Foundation has
+    /// no WebSocket support, and this throws ``EndpointKitError/webSocketUnsupported(url:reason:)``;
+    /// use the AsyncHTTPClient-backed client there.
+    open func webSocket<T: WebSocketEndpoint>(_ endpoint: T) async throws -> WebSocket {
+        try await pipeline.webSocket(endpoint) { [session, delegate] request, timeout in
+            try await URLSessionWebSocketChannel.open(request, session: session, delegate: delegate, timeout: timeout)
+        }
+    }
 }

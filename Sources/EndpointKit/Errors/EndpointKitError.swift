@@ -42,6 +42,13 @@ public enum EndpointKitError: Error, CustomStringConvertible, Sendable {
     /// Given to the response observer only: this attempt failed with `underlying` and is sent
     /// again after `delay` seconds. The caller never sees it.
     case retrying(attempt: Int, delay: TimeInterval, underlying: any Error)
+    /// This client cannot open WebSockets here (`URLSessionClient` on Linux, where Foundation's
+    /// libcurl has no WebSocket support); `reason` says what the platform reported. The
+    /// AsyncHTTPClient-backed client opens them everywhere.
+    case webSocketUnsupported(url: URL?, reason: String)
+    /// A WebSocket is closing or closed, so nothing more can be sent; `code` is how it closed,
+    /// when known.
+    case webSocketClosed(url: URL?, code: WebSocketCloseCode?)
 
     /// The HTTP status code, when the server answered.
     public var statusCode: Int? {
@@ -93,6 +100,10 @@ public enum EndpointKitError: Error, CustomStringConvertible, Sendable {
             "Stream from \(url?.absoluteString ?? "<no URL>") was read too slowly: more than \(limit) bytes waited"
         case .retrying(let attempt, let delay, let error):
             "Attempt \(attempt) failed, retrying in \(Self.seconds(delay)): \(error)"
+        case .webSocketUnsupported(let url, let reason):
+            "WebSocket to \(url?.absoluteString ?? "<no URL>") cannot be opened by this client here: \(reason)"
+        case .webSocketClosed(let url, let code):
+            "WebSocket to \(url?.absoluteString ?? "<no URL>") is closed\(code.map { " (code \($0))" } ?? "")"
         }
     }
 

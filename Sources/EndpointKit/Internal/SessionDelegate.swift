@@ -58,6 +58,22 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
+    /// Creates a WebSocket task for `request`. Its events come through its own callbacks, not
+    /// through a route.
+    /// - Throws: ``EndpointKitError/clientInvalidated`` once ``invalidate()`` has run.
+    func makeWebSocketTask(with request: URLRequest, in session: URLSession) throws -> URLSessionWebSocketTask {
+        try state.withLock { state in
+            guard !state.isInvalidated else { throw EndpointKitError.clientInvalidated }
+            return session.webSocketTask(with: request)
+        }
+    }
+
+    /// Closes a WebSocket task on the delegate queue, for the reasons ``cancel(_:)`` gives.
+    func close(_ task: URLSessionWebSocketTask, code: WebSocketCloseCode, reason: String) {
+        let code = URLSessionWebSocketTask.CloseCode(rawValue: Int(code.rawValue)) ?? .normalClosure
+        queue.addOperation { task.cancel(with: code, reason: Data(reason.utf8)) }
+    }
+
     /// How many tasks are routed now: zero once every call has ended.
     var activeTaskCount: Int { state.withLock { $0.routes.count } }
 

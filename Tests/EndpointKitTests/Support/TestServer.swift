@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOWebSocket
 
 import EndpointKit
 
@@ -18,6 +19,9 @@ final class TestServer: Sendable {
         var disconnects: [String] = []
         var connections = 0
         var openConnections = 0
+        /// How each WebSocket ended, as the server saw it: "closed 1000" after a closing
+        /// handshake (with the code received), "dropped" when the connection just went.
+        var webSocketEnds: [String] = []
     }
 
     let port: Int
@@ -26,6 +30,7 @@ final class TestServer: Sendable {
     private let children = Guarded<[ObjectIdentifier: any Channel]>([:])
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    var tlsBaseURL: URL { URL(string: "https://localhost:\(port)")! }
 
     var requests: [ReceivedRequest] { log.withLock { $0.requests } }
     var disconnects: [String] { log.withLock { $0.disconnects } }
@@ -35,7 +40,12 @@ final class TestServer: Sendable {
         self.port = channel.localAddress?.port ?? 0
     }
 
-    static func start(_ handler: @escaping Handler) async throws -> TestServer {
+    /// Starts a server answering with `handler`; paths under `/ws/` also accept WebSocket
+    /// upgrades (see ``WebSocketRoutes``). `tls`, when given, adds a TLS handler to each
+    /// connection first.
+    static func start(
+        tls: (@Sendable (any Channel) throws -> Void)? = nil, _ handler: @escaping Handler
+    ) async throws -> TestServer {
         let box = Guarded<TestServer?>(nil)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 512)
@@ -44,9 +54,12 @@ final class TestServer: Sendable {
                 child.eventLoop.makeCompletedFuture {
                     guard let server = box.withLock({ $0 }) else { throw ChannelError.ioOnClosedChannel }
                     server.track(child)
-                    try child.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try tls?(child)
+                    try child.pipeline.syncOperations.configureHTTPServerPipeline(
+                        withServerUpgrade: (upgraders: [WebSocketRoutes.upgrader(server)], completionHandler: { _ in }),
+                        withErrorHandling: true)
                     try child.pipeline.syncOperations.addHandler(
-                        ConnectionHandler(server: server, handler: handler))
+                        ConnectionHandler(server: server, handler: handler), name: ConnectionHandler.name)
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -175,8 +188,10 @@ final class Responder: Sendable {
 }
 
 /// Gathers each request and runs the test's handler for it in a task.
-private final class ConnectionHandler: ChannelInboundHandler {
+final class ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
+    /// Its name in the pipeline, so a WebSocket upgrade can remove it.
+    static let name = "test-server-http"
 
     private struct InFlight: Sendable {
         var path: String?

@@ -1,0 +1,89 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An open WebSocket: iterate it for the messages it receives, ``send(_:)`` to it, and
+/// ``close(code:reason:)`` it when done.
+///
+/// ```swift
+/// let socket = try await client.webSocket(ChatEndpoint())
+/// try await socket.send(.text("hello"))
+/// for try await message in socket { … }
+/// print(socket.closeCode ?? .abnormalClosure)
+/// ```
+///
+/// The loop ends when either side closes the connection (``closeCode`` then tells how) and
+/// throws if the connection fails. Cancelling the task that iterates ends the loop and the
+/// connection; so does dropping the last reference to the socket. Iterate from one task at a
+/// time. Messages wait unread in a small buffer; past it the library stops reading from the
+/// connection until you catch up, so a slow reader slows the peer instead of filling memory.
+public final class WebSocket: AsyncSequence, Sendable {
+    /// What the socket yields: one whole message.
+    public typealias Element = WebSocketMessage
+
+    /// The handshake request as sent, after the client's request adapters.
+    public let request: URLRequest
+    private let channel: any WebSocketChannel
+    private let inbox: WebSocketInbox
+
+    /// Wraps an open channel. SPI for EndpointKit's client packages.
+    @_spi(Transport) public init(request: URLRequest, channel: any WebSocketChannel, inbox: WebSocketInbox) {
+        self.request = request
+        self.channel = channel
+        self.inbox = inbox
+        inbox.attach(resume: { [channel] in channel.resumeReading() }, cancel: { [channel] in channel.cancel() })
+    }
+
+    deinit {
+        channel.cancel()
+    }
+
+    /// How the connection ended: the code of the closing handshake (whoever started it),
+    /// ``WebSocketCloseCode/abnormalClosure`` when it failed, ``WebSocketCloseCode/goingAway``
+    /// when the reader was cancelled; `nil` while it is open.
+    public var closeCode: WebSocketCloseCode? { inbox.closeCode }
+
+    /// The reason sent with ``closeCode``, if any.
+    public var closeReason: String? { inbox.closeReason }
+
+    /// Sends one message.
+    /// - Throws: ``EndpointKitError/webSocketClosed(url:code:)`` once the socket is closing or
+    ///   closed; ``EndpointKitError/transportFailed(url:underlying:)`` if the write fails.
+    public func send(_ message: WebSocketMessage) async throws {
+        try await channel.send(message)
+    }
+
+    /// Sends a ping and returns when the peer's pong arrives.
+    /// - Throws: like ``send(_:)``; `CancellationError` if the calling task is cancelled.
+    public func ping() async throws {
+        try await channel.ping()
+    }
+
+    /// Closes the socket with `code` and `reason`, and returns once the connection is closed
+    /// (a peer that does not answer within a few seconds is cut off). Messages the peer sent
+    /// before its answer are still yielded; then the iteration ends.
+    public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") async {
+        await channel.close(code: code, reason: reason)
+    }
+
+    /// Returns an iterator over the received messages.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(socket: self, base: inbox.messages.makeAsyncIterator())
+    }
+
+    /// Yields the received messages in order; `nil` once the socket has closed.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        // Keeps the socket alive while it is iterated.
+        let socket: WebSocket
+        var base: AsyncThrowingStream<WebSocketMessage, any Error>.AsyncIterator
+
+        /// The next message; `nil` once the socket has closed or the task was cancelled.
+        public mutating func next() async throws -> WebSocketMessage? {
+            guard let message = try await base.next() else { return nil }
+            socket.inbox.consumed()
+            return message
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import EndpointKit
+import Foundation
+import NIOCore
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A WebSocket at `path` on the test server (see `WebSocketRoutes`).
+struct SocketEndpoint: WebSocketEndpoint {
+    var path = "ws/echo"
+    func makeRequest() throws -> URLRequest { try URLRequest(.get, path) }
+}
+
+/// What every client that opens WebSockets must do, against the in-process server. Run by
+/// each client package whose WebSockets work on this machine.
+struct WebSocketScenarios: Sendable {
+    let name: String
+    /// Makes a client whose requests go through `adapter`.
+    let makeClient: @Sendable (any RequestAdapter) -> any Client
+    let close: @Sendable (any Client) async -> Void
+    /// Where the server is; `https` when it speaks TLS.
+    var baseURL: @Sendable (TestServer) -> URL = { $0.baseURL }
+    var tls: (@Sendable (any Channel) throws -> Void)?
+    var cancellations = 50
+
+    var all: [(String, @Sendable (TestServer) async throws -> Void)] {
+        [
+            ("echo text and binary", echo), ("adapters apply to the handshake", adaptersApply),
+            ("server closes with a code", serverCloses), ("client closes", clientCloses),
+            ("refused handshake", refusedHandshake), ("dropped connection throws", droppedConnection),
+            ("cancelling the reader ends it", cancellation), ("10,000 messages in order", manyMessagesInOrder),
+        ]
+    }
+
+    func runAll() async throws {
+        for (scenario, run) in all {
+            let server = try await TestServer.start(tls: tls, Routes.standard)
+            do {
+                try await run(server)
+            } catch {
+                XCTFail("\(name), \(scenario): \(error)")
+            }
+            await server.shutdown()
+        }
+    }
+
+    private func with<T>(
+        _ server: TestServer, headers: [String: String] = [:], _ body: (any Client) async throws -> T
+    ) async throws -> T {
+        let client = makeClient(BaseRequestAdapter(baseURL: baseURL(server), headers: headers))
+        do {
+            let result = try await body(client)
+            await close(client)
+            return result
+        } catch {
+            await close(client)
+            throw error
+        }
+    }
+
+    func echo(_ server: TestServer) async throws {
+        try await with(server) { client in
+            let socket = try await client.webSocket(SocketEndpoint())
+            try await socket.send(.text("héllo"))
+            try await socket.ping()
+            let bytes = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
+            try await socket.send(.binary(bytes))
+            var iterator = socket.makeAsyncIterator()
+            let first = try await iterator.next()
+            let second = try await iterator.next()
+            XCTAssertEqual(first, .text("héllo"), name)
+            XCTAssertEqual(second, .binary(bytes), name)
+            await socket.close()
+        }
+    }
+
+    func adaptersApply(_ server: TestServer) async throws {
+        try await with(server, headers: ["Authorization": "Bearer s3cret"]) { client in
+            let socket = try await client.webSocket(SocketEndpoint())
+            try await socket.send(.text("authorization"))
+            var iterator = socket.makeAsyncIterator()
+            let answer = try await iterator.next()
+            XCTAssertEqual(answer, .text("Bearer s3cret"), name)
+            XCTAssertEqual(socket.request.value(forHTTPHeaderField: "Authorization"), "Bearer s3cret", name)
+            await socket.close()
+        }
+    }
+
+    func serverCloses(_ server: TestServer) async throws {
+        try await with(server) { client in
+            let socket = try await client.webSocket(SocketEndpoint())
+            try await socket.send(.text("first"))
+            try await socket.send(.text("close 4001 going home"))
+            var received: [WebSocketMessage] = []
+            for try await message in socket { received.append(message) }
+            XCTAssertEqual(received, [.text("first")], name)
+            XCTAssertEqual(socket.closeCode, WebSocketCloseCode(rawValue: 4001), name)
+            XCTAssertEqual(socket.closeReason, "going home", name)
+            let answered = await waitUntil(timeout: 5) { server.log.withLock { $0.webSocketEnds } == ["closed 4001"] }
+            XCTAssertTrue(answered, "\(name): the client did not answer the close: \(server.log.withLock { $0.webSocketEnds })")
+        }
+    }
+
+    func clientCloses(_ server: TestServer) async throws {
+        try await with(server) { client in
+            let socket = try await client.webSocket(SocketEndpoint())
+            try await socket.send(.text("before"))
+            let reader = Task { () -> [WebSocketMessage] in
+                var received: [WebSocketMessage] = []
+                for try await message in socket { received.append(message) }
+                return received
+            }
+            _ = await waitUntil(timeout: 5) { server.requests.count == 1 }
+            try await Task.sleep(nanoseconds: 50_000_000)
+            await socket.close(code: .normalClosure, reason: "done")
+            let received = try await reader.value
+            XCTAssertEqual(received, [.text("before")], name)
+            XCTAssertEqual(socket.closeCode, .normalClosure, name)
+            let seen = await waitUntil(timeout: 5) { server.log.withLock { $0.webSocketEnds } == ["closed 1000"] }
+            XCTAssertTrue(seen, "\(name): \(server.log.withLock { $0.webSocketEnds })")
+            do {
+                try await socket.send(.text("after"))
+                XCTFail("\(name): send after close succeeded")
+            } catch EndpointKitError.webSocketClosed {}
+        }
+    }
+
+    func refusedHandshake(_ server: TestServer) async throws {
+        try await with(server) { client in
+            do {
+                _ = try await client.webSocket(SocketEndpoint(path: "missing"))
+                XCTFail("\(name): a plain HTTP path accepted the upgrade")
+            } catch let error as EndpointKitError {
+                XCTAssertEqual(error.statusCode, 404, "\(name): \(error)")
+            }
+        }
+    }
+
+    func droppedConnection(_ server: TestServer) async throws {
+        try await with(server) { client in
+            let socket = try await client.webSocket(SocketEndpoint())
+            try await socket.send(.text("drop"))
+            do {
+                for try await _ in socket {}
+                XCTFail("\(name): a dropped connection ended like a close")
+            } catch EndpointKitError.transportFailed {}
+            XCTAssertEqual(socket.closeCode, .abnormalClosure, name)
+        }
+    }
+
+    /// Cancels a task reading a socket at a random moment, many times: each loop ends, and the
+    /// server sees every connection end.
+    func cancellation(_ server: TestServer) async throws {
+        try await with(server) { client in
+            for _ in 0..<cancellations {
+                let socket = try await client.webSocket(SocketEndpoint())
+                let reader = Task {
+                    try await socket.send(.text("burst 200"))
+                    var count = 0
+                    for try await _ in socket { count += 1 }
+                    return count
+                }
+                try await Task.sleep(nanoseconds: UInt64.random(in: 0...3_000_000))
+                reader.cancel()
+                let count = (try? await reader.value) ?? 0
+                XCTAssertLessThanOrEqual(count, 200, name)
+            }
+            let ended = await waitUntil(timeout: 10) { server.log.withLock { $0.webSocketEnds.count } == cancellations }
+            XCTAssertTrue(ended, "\(name): \(server.log.withLock { $0.webSocketEnds.count }) of \(cancellations) sockets ended")
+        }
+    }
+
+    /// 10,000 messages arrive whole and in order, read slowly enough that the library must pause.
+    func manyMessagesInOrder(_ server: TestServer) async throws {
+        try await with(server) { client in
+            let socket = try await client.webSocket(SocketEndpoint())
+            try await socket.send(.text("burst 10000"))
+            var expected = 0
+            for try await message in socket {
+                XCTAssertEqual(message, .text(String(expected)), name)
+                expected += 1
+                if expected % 1000 == 0 { try await Task.sleep(nanoseconds: 5_000_000) }
+                if expected == 10_000 { break }
+            }
+            XCTAssertEqual(expected, 10_000, name)
+            await socket.close()
+        }
+    }
+}
