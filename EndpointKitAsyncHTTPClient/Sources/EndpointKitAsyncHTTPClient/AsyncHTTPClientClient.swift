@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOSSL
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -40,6 +41,7 @@ public final class AsyncHTTPClientClient: Client {
     private let ownsHTTPClient: Bool
     private let isShutDown = NIOLockedValueBox(false)
     private let pipeline: Pipeline
+    private let tlsConfiguration: TLSConfiguration
 
     /// Creates a client.
     ///
@@ -51,6 +53,9 @@ public final class AsyncHTTPClientClient: Client {
     ///   - retryPolicy: How failed attempts are retried; none by default.
     ///   - timeout: The longest one attempt may take, in seconds; `nil` for no limit.
     ///   - maximumBodySize: The largest body kept in memory; 100 MiB by default.
+    ///   - tlsConfiguration: TLS for `https` calls of an owned `HTTPClient` and for every `wss`
+    ///     WebSocket; the system's trust roots by default. (A borrowed `HTTPClient` keeps its own
+    ///     TLS settings for HTTP calls.)
     public init(
         requestAdapter: any RequestAdapter,
         httpClient: HTTPClient? = nil,
@@ -58,9 +63,13 @@ public final class AsyncHTTPClientClient: Client {
         responseObserver: ResponseObserver? = nil,
         retryPolicy: RetryPolicy = .none,
         timeout: TimeInterval? = nil,
-        maximumBodySize: Int = 100 << 20
+        maximumBodySize: Int = 100 << 20,
+        tlsConfiguration: TLSConfiguration? = nil
     ) {
-        let client = httpClient ?? HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.configuration)
+        var configuration = Self.configuration
+        configuration.tlsConfiguration = tlsConfiguration
+        let client = httpClient ?? HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.tlsConfiguration = tlsConfiguration ?? .makeClientConfiguration()
         self.httpClient = client
         self.ownsHTTPClient = httpClient == nil
         self.completionQueue = completionQueue
@@ -78,12 +87,13 @@ public final class AsyncHTTPClientClient: Client {
         responseObserver: ResponseObserver? = nil,
         retryPolicy: RetryPolicy = .none,
         timeout: TimeInterval? = nil,
-        maximumBodySize: Int = 100 << 20
+        maximumBodySize: Int = 100 << 20,
+        tlsConfiguration: TLSConfiguration? = nil
     ) {
         self.init(
             requestAdapter: BaseRequestAdapter(baseURL: baseURL), httpClient: httpClient,
             completionQueue: completionQueue, responseObserver: responseObserver, retryPolicy: retryPolicy,
-            timeout: timeout, maximumBodySize: maximumBodySize)
+            timeout: timeout, maximumBodySize: maximumBodySize, tlsConfiguration: tlsConfiguration)
     }
 
     /// The configuration of an owned `HTTPClient`: EndpointKit follows redirects, bodies are
@@ -158,5 +168,17 @@ public final class AsyncHTTPClientClient: Client {
     /// iterate (no buffering).
     public func stream<T: Endpoint>(_ endpoint: T) async throws -> ResponseStream {
         try await pipeline.stream(endpoint)
+    }
+
+    /// Opens a WebSocket (`ws`/`wss`, or `http`/`https` URLs) on the `HTTPClient`'s event loops,
+    /// with its TLS configuration; the handshake goes through the request adapters. Messages up
+    /// to 16 MiB are accepted.
+    public func webSocket<T: WebSocketEndpoint>(_ endpoint: T) async throws -> WebSocket {
+        guard isShutDown.withLockedValue({ !$0 }) else { throw EndpointKitError.clientInvalidated }
+        let group = httpClient.eventLoopGroup
+        let tls = tlsConfiguration
+        return try await pipeline.webSocket(endpoint) { request, timeout in
+            try await NIOWebSocketChannel.open(request, group: group, tls: tls, timeout: timeout)
+        }
     }
 }

@@ -59,4 +59,34 @@ final class AsyncHTTPClientClientTests: XCTestCase {
         try await client.shutdown()
         await server.shutdown()
     }
+
+    func testAsyncHTTPClientClientPassesEveryWebSocketScenario() async throws {
+        let scenarios = WebSocketScenarios(
+            name: "AsyncHTTPClientClient", makeClient: { AsyncHTTPClientClient(requestAdapter: $0) },
+            close: { try? await ($0 as? AsyncHTTPClientClient)?.shutdown() }, cancellations: 200)
+        try await scenarios.runAll()
+    }
+
+    /// The same scenarios over `wss://`, against a server with a certificate the client trusts.
+    func testWebSocketsOverTLS() async throws {
+        let scenarios = WebSocketScenarios(
+            name: "AsyncHTTPClientClient (wss)",
+            makeClient: { AsyncHTTPClientClient(requestAdapter: $0, tlsConfiguration: TestCertificate.clientTLS) },
+            close: { try? await ($0 as? AsyncHTTPClientClient)?.shutdown() },
+            baseURL: { $0.tlsBaseURL }, tls: TestCertificate.serverTLS)
+        try await scenarios.runAll()
+    }
+
+    func testAWebSocketToAnUntrustedServerFailsTheHandshake() async throws {
+        let server = try await TestServer.start(tls: TestCertificate.serverTLS, Routes.standard)
+        let client = AsyncHTTPClientClient(baseURL: server.tlsBaseURL)
+        do {
+            _ = try await client.webSocket(SocketEndpoint())
+            XCTFail("an untrusted certificate was accepted")
+        } catch EndpointKitError.transportFailed(let url, _) {
+            XCTAssertEqual(url?.scheme, "https")
+        }
+        try await client.shutdown()
+        await server.shutdown()
+    }
 }

@@ -76,10 +76,10 @@ import Foundation
     }
 
     /// The code that ended the connection, once it has ended.
-    var closeCode: WebSocketCloseCode? { state.withLock { $0.code } }
+    public var closeCode: WebSocketCloseCode? { state.withLock { $0.code } }
 
     /// The reason given with ``closeCode``, once the connection has ended.
-    var closeReason: String? { state.withLock { $0.reason } }
+    public var closeReason: String? { state.withLock { $0.reason } }
 
     /// The reader took one message.
     func consumed() {

@@ -188,7 +188,7 @@ final class Responder: Sendable {
 }
 
 /// Gathers each request and runs the test's handler for it in a task.
-final class ConnectionHandler: ChannelInboundHandler {
+final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     /// Its name in the pipeline, so a WebSocket upgrade can remove it.
     static let name = "test-server-http"
@@ -258,6 +258,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A refused WebSocket upgrade is reported here, then answered as plain HTTP.
+        if error is NIOWebSocketUpgradeError { return }
         context.close(promise: nil)
     }
 }

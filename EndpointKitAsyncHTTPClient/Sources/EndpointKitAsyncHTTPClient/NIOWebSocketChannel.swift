@@ -1,0 +1,167 @@
+@_spi(Transport) import EndpointKit
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOWebSocket
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A WebSocket over SwiftNIO (`ws://`, and `wss://` through NIOSSL): the connection's
+/// ``WebSocketFrameHandler`` does the work on its event loop; this type is the thread-safe
+/// face ``EndpointKit/WebSocket`` talks to.
+final class NIOWebSocketChannel: WebSocketChannel {
+    private enum Upgrade: Sendable {
+        case accepted(NIOWebSocketChannel)
+        case refused(EventLoopFuture<(HTTPResponseHead, ByteBuffer)>)
+    }
+
+    /// The largest message kept; a bigger one fails the socket.
+    static let maximumMessageSize = 16 << 20
+
+    private let channel: any Channel
+    private let handler: NIOLoopBound<WebSocketFrameHandler>
+    private let url: URL?
+
+    private init(channel: any Channel, handler: WebSocketFrameHandler, url: URL?) {
+        self.channel = channel
+        self.handler = NIOLoopBound(handler, eventLoop: channel.eventLoop)
+        self.url = url
+    }
+
+    /// Connects, runs the opening handshake for `request`, and returns the open socket.
+    static func open(
+        _ request: URLRequest, group: any EventLoopGroup, tls: TLSConfiguration, timeout: TimeInterval?
+    ) async throws -> WebSocket {
+        let target = try WebSocketTarget(request)
+        let inbox = WebSocketInbox()
+        let opened = NIOLockedValueBox<(any Channel)?>(nil)
+        let timedOut = NIOLockedValueBox(false)
+        do {
+            let socket = try await withTaskCancellationHandler {
+                let upgrade = try await ClientBootstrap(group: group)
+                    .connectTimeout(.milliseconds(Int64((timeout ?? 30) * 1000)))
+                    .connect(host: target.host, port: target.port) { channel in
+                        opened.withLockedValue { $0 = channel }
+                        return channel.eventLoop.makeCompletedFuture {
+                            try configure(channel, target: target, request: request, inbox: inbox, tls: tls)
+                        }
+                    }
+                if let timeout {
+                    let deadline = upgrade.eventLoop.scheduleTask(in: .milliseconds(Int64(timeout * 1000))) {
+                        timedOut.withLockedValue { $0 = true }
+                        opened.withLockedValue { $0 }?.close(promise: nil)
+                    }
+                    upgrade.whenComplete { _ in deadline.cancel() }
+                }
+                if Task.isCancelled { opened.withLockedValue { $0 }?.close(promise: nil) }
+                switch try await upgrade.get() {
+                case .accepted(let channel):
+                    return WebSocket(request: request, channel: channel, inbox: inbox)
+                case .refused(let answer):
+                    let (head, body) = try await answer.get()
+                    throw refusal(request, head: head, body: body)
+                }
+            } onCancel: {
+                opened.withLockedValue { $0 }?.close(promise: nil)
+            }
+            return socket
+        } catch {
+            opened.withLockedValue { $0 }?.close(promise: nil)
+            if Task.isCancelled { throw CancellationError() }
+            if let timeout, timedOut.withLockedValue({ $0 }) { throw EndpointKitError.timedOut(url: request.url, limit: timeout) }
+            if error is EndpointKitError { throw error }
+            throw EndpointKitError.transportFailed(url: request.url, underlying: error)
+        }
+    }
+
+    /// Sets up a new connection: TLS if asked, then HTTP with the WebSocket upgrade.
+    private static func configure(
+        _ channel: any Channel, target: WebSocketTarget, request: URLRequest, inbox: WebSocketInbox, tls: TLSConfiguration
+    ) throws -> EventLoopFuture<Upgrade> {
+        let operations = channel.pipeline.syncOperations
+        if target.secure {
+            let context = try NIOSSLContext(configuration: tls)
+            try operations.addHandler(try NIOSSLClientHandler(context: context, serverHostname: target.serverName))
+        }
+        let refused = RefusedHandshake(eventLoop: channel.eventLoop, bodyLimit: HTTPFailure.bodyLimit)
+        let answer = refused.response
+        let refusedHandler = NIOLoopBound(refused, eventLoop: channel.eventLoop)
+        let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(maxFrameSize: 1 << 20) { channel, _ in
+            channel.eventLoop.makeCompletedFuture {
+                let operations = channel.pipeline.syncOperations
+                operations.removeHandler(refusedHandler.value, promise: nil)
+                let handler = WebSocketFrameHandler(inbox: inbox, url: request.url)
+                try operations.addHandler(
+                    NIOWebSocketFrameAggregator(
+                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: .max,
+                        maxAccumulatedFrameSize: maximumMessageSize))
+                try operations.addHandler(handler)
+                return .accepted(NIOWebSocketChannel(channel: channel, handler: handler, url: request.url))
+            }
+        }
+        let configuration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
+            upgradeRequestHead: target.head(request), upgraders: [upgrader],
+            notUpgradingCompletionHandler: { channel in channel.eventLoop.makeSucceededFuture(.refused(answer)) })
+        let upgrade = try operations.configureUpgradableHTTPClientPipeline(
+            configuration: .init(upgradeConfiguration: configuration))
+        try operations.addHandler(refused)
+        return upgrade
+    }
+
+    private static func refusal(_ request: URLRequest, head: HTTPResponseHead, body: ByteBuffer) -> EndpointKitError {
+        var fields: [String: String] = [:]
+        for (name, value) in head.headers { fields[name] = value }
+        guard let url = request.url,
+            let response = HTTPURLResponse(url: url, statusCode: Int(head.status.code), httpVersion: "HTTP/1.1", headerFields: fields)
+        else { return .invalidResponse(url: request.url) }
+        return .unacceptableStatus(HTTPFailure(request: request, response: response, body: Data(body.readableBytesView)))
+    }
+
+    // MARK: WebSocketChannel
+
+    func send(_ message: WebSocketMessage) async throws {
+        let written = try await channel.eventLoop.submit { [handler] in handler.value.send(message) }.get()
+        guard let written else { throw closed() }
+        do {
+            try await written.get()
+        } catch {
+            throw EndpointKitError.transportFailed(url: url, underlying: error)
+        }
+    }
+
+    func ping() async throws {
+        let pong = channel.eventLoop.makePromise(of: Void.self)
+        try await withTaskCancellationHandler {
+            let sent = try await channel.eventLoop.submit { [handler] in handler.value.ping(pong) }.get()
+            guard sent else {
+                pong.fail(closed())
+                throw closed()
+            }
+            try await pong.futureResult.get()
+        } onCancel: {
+            channel.eventLoop.execute { [handler] in handler.value.cancel(ping: pong) }
+        }
+    }
+
+    func close(code: WebSocketCloseCode, reason: String) async {
+        channel.eventLoop.execute { [handler] in handler.value.close(code: code, reason: reason) }
+        try? await channel.closeFuture.get()
+    }
+
+    func resumeReading() {
+        channel.eventLoop.execute { [handler] in handler.value.resume() }
+    }
+
+    func cancel() {
+        channel.eventLoop.execute { [handler] in handler.value.cancel() }
+    }
+
+    private func closed() -> EndpointKitError {
+        .webSocketClosed(url: url, code: nil)
+    }
+}
