@@ -5,7 +5,7 @@ import PackageDescription
 // Its own package, so EndpointKit users never resolve Hummingbird or ArgumentParser.
 let package = Package(
     name: "EndpointKitExample",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "book-demo", targets: ["BookDemo"]),
     ],

@@ -31,4 +31,19 @@ public struct APIError: Error, Codable, Sendable, CustomStringConvertible {
         }
         throw EndpointKitError.unacceptableStatus(HTTPFailure(request: request, response: response, body: data ?? Data()))
     }
+
+    /// Like ``validate(_:response:data:)`` for the quotes API, whose error bodies are
+    /// `{"statusCode": 404, "statusMessage": "…"}`.
+    static func validateQuotable(_ request: URLRequest?, response: HTTPURLResponse, data: Data?) throws {
+        guard !(200..<300).contains(response.statusCode) else { return }
+        if let data, let body = try? JSONDecoder().decode(QuotableErrorBody.self, from: data) {
+            throw APIError(status: response.statusCode, error: body.statusMessage)
+        }
+        throw EndpointKitError.unacceptableStatus(HTTPFailure(request: request, response: response, body: data ?? Data()))
+    }
+}
+
+/// The quotes API's error body.
+private struct QuotableErrorBody: Decodable {
+    let statusMessage: String
 }

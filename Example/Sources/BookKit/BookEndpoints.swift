@@ -88,3 +88,23 @@ public struct BookFeedEndpoint: Endpoint {
     /// Builds the request.
     public func makeRequest() throws -> URLRequest { try URLRequest(.get, "books/feed") }
 }
+
+/// `PUT /books/{id}`: replaces a book's fields.
+public struct UpdateBookEndpoint: BookEndpoint {
+    public typealias Content = Book
+    let id: Int
+    let book: NewBook
+
+    /// Replaces the fields of the book with `id` by those of `book`.
+    public init(id: Int, book: NewBook) {
+        self.id = id
+        self.book = book
+    }
+
+    /// Builds the request.
+    public func makeRequest() throws -> URLRequest {
+        var request = try URLRequest(.put, "books/\(id)")
+        try request.setJSONBody(book)
+        return request
+    }
+}

@@ -27,6 +27,12 @@ public struct BookServiceClient: BookService {
     }
 
     /// Gets one book.
+    @discardableResult
+    public func book(id: Int, completion: @escaping @Sendable (Result<Book, any Error>) -> Void) -> Progress {
+        client.request(GetBookEndpoint(id: id), completionHandler: completion)
+    }
+
+    /// Gets one book.
     public func book(id: Int) async throws -> Book {
         try await client.request(GetBookEndpoint(id: id))
     }
@@ -36,9 +42,42 @@ public struct BookServiceClient: BookService {
         try await client.request(CreateBookEndpoint(book: book))
     }
 
+    /// Replaces a book's fields and returns the result.
+    public func update(id: Int, with book: NewBook) async throws -> Book {
+        try await client.request(UpdateBookEndpoint(id: id, book: book))
+    }
+
     /// Deletes a book.
     public func delete(id: Int) async throws {
         try await client.request(DeleteBookEndpoint(id: id))
+    }
+
+    /// Uploads an image file as a book's cover; the returned `Progress` counts bytes sent.
+    @discardableResult
+    public func uploadCover(
+        id: Int, from file: URL, completion: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) -> Progress {
+        client.upload(UploadCoverEndpoint(id: id, file: file), completionHandler: completion)
+    }
+
+    /// Uploads an image file as a book's cover, reporting bytes sent to `progress`.
+    public func uploadCover(id: Int, from file: URL, progress: (@Sendable (TransferProgress) -> Void)?) async throws {
+        try await client.upload(UploadCoverEndpoint(id: id, file: file), progress: progress)
+    }
+
+    /// Downloads a book's cover to `destination`; the returned `Progress` counts bytes received.
+    @discardableResult
+    public func downloadCover(
+        id: Int, to destination: URL, completion: @escaping @Sendable (Result<URL, any Error>) -> Void
+    ) -> Progress {
+        client.download(DownloadCoverEndpoint(id: id, destination: destination), completionHandler: completion)
+    }
+
+    /// Downloads a book's cover to `destination`, reporting bytes to `progress`.
+    public func downloadCover(
+        id: Int, to destination: URL, progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> URL {
+        try await client.download(DownloadCoverEndpoint(id: id, destination: destination), progress: progress)
     }
 
     /// Books as the server announces them, live, until the server ends the feed.

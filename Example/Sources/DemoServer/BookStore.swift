@@ -1,15 +1,24 @@
 import BookKit
+import Foundation
 
 /// The demo server's books, in memory.
 actor BookStore {
     private var books: [Int: Book] = [:]
     private var nextID = 1
+    private var covers: [Int: Cover] = [:]
+
+    struct Cover: Sendable {
+        let contentType: String
+        let bytes: Data
+    }
 
     init(seed: [NewBook]) {
         for new in seed {
             books[nextID] = Book(id: nextID, title: new.title, author: new.author, year: new.year)
             nextID += 1
         }
+        // Book 1 has a cover, so `download-cover 1` works on a fresh demo server.
+        covers[1] = Cover(contentType: "image/png", bytes: Data((0..<2_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
     }
 
     func page(_ page: Int, perPage: Int) -> [Book] {
@@ -28,5 +37,23 @@ actor BookStore {
         return book
     }
 
-    func remove(_ id: Int) -> Bool { books.removeValue(forKey: id) != nil }
+    func update(_ id: Int, with new: NewBook) -> Book? {
+        guard books[id] != nil else { return nil }
+        let book = Book(id: id, title: new.title, author: new.author, year: new.year)
+        books[id] = book
+        return book
+    }
+
+    func remove(_ id: Int) -> Bool {
+        covers[id] = nil
+        return books.removeValue(forKey: id) != nil
+    }
+
+    func setCover(_ id: Int, _ cover: Cover) -> Bool {
+        guard books[id] != nil else { return false }
+        covers[id] = cover
+        return true
+    }
+
+    func cover(_ id: Int) -> Cover? { covers[id] }
 }

@@ -91,6 +91,38 @@ public final class DemoServer: Sendable {
             }
             return try json(await store.add(new), status: .created)
         }
+        router.put("books/:id") { request, context -> Response in
+            let id = try context.parameters.require("id", as: Int.self)
+            guard let new = try? await request.decode(as: NewBook.self, context: context) else {
+                return try json(APIError(error: "the body must be a JSON book with a title and an author"), status: .badRequest)
+            }
+            guard let book = await store.update(id, with: new) else {
+                return try json(APIError(error: "no book with id \(id)"), status: .notFound)
+            }
+            return try json(book)
+        }
+        router.put("books/:id/cover") { request, context -> Response in
+            let id = try context.parameters.require("id", as: Int.self)
+            let type = request.headers[.contentType] ?? "application/octet-stream"
+            guard type.hasPrefix("image/") else {
+                return try json(APIError(error: "a cover must be an image, not \(type)"), status: .unsupportedMediaType)
+            }
+            let body = try await request.body.collect(upTo: 64 << 20)
+            guard await store.setCover(id, .init(contentType: type, bytes: Data(buffer: body))) else {
+                return try json(APIError(error: "no book with id \(id)"), status: .notFound)
+            }
+            return Response(status: .noContent)
+        }
+        router.get("books/:id/cover") { _, context -> Response in
+            let id = try context.parameters.require("id", as: Int.self)
+            guard let cover = await store.cover(id) else {
+                return try json(APIError(error: "book \(id) has no cover"), status: .notFound)
+            }
+            return Response(
+                status: .ok, headers: [.contentType: cover.contentType],
+                body: .init(byteBuffer: ByteBuffer(bytes: cover.bytes)))
+        }
+        quoteRoutes(router.group("quotable"))
         router.delete("books/:id") { _, context -> Response in
             let id = try context.parameters.require("id", as: Int.self)
             guard await store.remove(id) else {
@@ -99,6 +131,39 @@ public final class DemoServer: Sendable {
             return Response(status: .noContent)
         }
         return router
+    }
+
+    /// The quotes API, in the shape of the public Quotable API.
+    static func quoteRoutes(_ group: RouterGroup<BasicRequestContext>) {
+        group.get("random") { request, _ -> Response in
+            let tag = request.uri.queryParameters.get("tags")
+            let matching = QuoteStore.quotes.filter { quote in tag.map { quote.tags.contains($0) } ?? true }
+            guard let quote = matching.randomElement() else {
+                return try quotableError(404, "Could not find any matching quotes")
+            }
+            return try json(quote)
+        }
+        group.get("quotes") { request, _ -> Response in
+            let parameters = request.uri.queryParameters
+            let page = parameters.get("page", as: Int.self) ?? 1
+            let limit = parameters.get("limit", as: Int.self) ?? 20
+            guard page >= 1, (1...150).contains(limit) else { return try quotableError(400, "page must be ≥ 1 and limit 1…150") }
+            let tag = parameters.get("tags")
+            let matching = QuoteStore.quotes.filter { quote in tag.map { quote.tags.contains($0) } ?? true }
+            return try json(QuoteStore.page(matching, page: page, limit: limit))
+        }
+        group.get("search/authors") { request, _ -> Response in
+            guard let query = request.uri.queryParameters.get("query")?.lowercased(), !query.isEmpty else {
+                return try quotableError(400, "query is required")
+            }
+            let matching = QuoteStore.authors.filter { $0.name.lowercased().contains(query) }
+            return try json(QuoteStore.page(matching, page: 1, limit: 20))
+        }
+    }
+
+    static func quotableError(_ status: Int, _ message: String) throws -> Response {
+        struct Body: Encodable { let statusCode: Int; let statusMessage: String }
+        return try json(Body(statusCode: status, statusMessage: message), status: .init(code: status))
     }
 
     static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {

@@ -1,0 +1,62 @@
+import ArgumentParser
+import BookKit
+import DemoServer
+import EndpointKit
+import Foundation
+
+/// The options every command takes, and the session they open.
+struct Options: ParsableArguments {
+    @Option(help: "The book API to call instead of the embedded demo server, e.g. http://localhost:8080.")
+    var baseURL: String?
+
+    @Option(help: "The quotes API (shaped like Quotable), e.g. https://api.quotable.io. Default: <base-url>/quotable.")
+    var quotesURL: String?
+
+    @Flag(help: "Print results as JSON instead of text.")
+    var json = false
+
+    /// Runs `body` with the services, starting the demo server first if no URL was given, and
+    /// turns any error into a clear message and a failing exit code.
+    func run(_ body: (Session) async throws -> Void) async throws {
+        let server: DemoServer? = baseURL == nil ? try await DemoServer.start() : nil
+        guard let books = server?.baseURL ?? baseURL.flatMap(Self.url) else {
+            throw ValidationError("--base-url must be an http or https URL such as http://localhost:8080")
+        }
+        guard let quotes = quotesURL.map(Self.url) ?? books.appendingPathComponent("quotable") else {
+            throw ValidationError("--quotes-url must be an http or https URL such as https://api.quotable.io")
+        }
+        let bookClient = URLSessionClient(baseURL: books, timeout: 30)
+        let quoteClient = URLSessionClient(baseURL: quotes, timeout: 30)
+        let output = Output(json: json)
+        if server != nil, !json { output.note("Started the demo server at \(books)") }
+        var failure: (any Error)?
+        do {
+            try await body(
+                Session(books: BookServiceClient(client: bookClient), quotes: QuoteServiceClient(client: quoteClient), output: output))
+        } catch {
+            failure = error
+        }
+        bookClient.invalidate()
+        quoteClient.invalidate()
+        await server?.stop()
+        if let failure {
+            if failure is ValidationError || failure is CleanExit { throw failure }
+            output.error(Output.message(for: failure))
+            throw ExitCode.failure
+        }
+    }
+
+    private static func url(_ string: String) -> URL? {
+        guard let url = URL(string: string), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+            return nil
+        }
+        return url
+    }
+}
+
+/// What a command works with.
+struct Session {
+    let books: any BookService
+    let quotes: any QuoteService
+    let output: Output
+}
