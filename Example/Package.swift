@@ -11,6 +11,8 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "EndpointKit", path: ".."),
+        // Only for DocumentationSnippetTests, which compiles the documentation's samples.
+        .package(name: "EndpointKitAsyncHTTPClient", path: "../EndpointKitAsyncHTTPClient"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -32,6 +34,14 @@ let package = Package(
         .testTarget(
             name: "BookKitTests",
             dependencies: ["BookKit", "DemoServer", .product(name: "EndpointKitTesting", package: "EndpointKit")]),
+        .testTarget(
+            name: "DocumentationSnippetTests",
+            dependencies: [
+                "BookKit",
+                .product(name: "EndpointKit", package: "EndpointKit"),
+                .product(name: "EndpointKitTesting", package: "EndpointKit"),
+                .product(name: "EndpointKitAsyncHTTPClient", package: "EndpointKitAsyncHTTPClient"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,10 @@
 # Runs every package's tests in this repository: the README's test command, and what CI runs.
 #   1. EndpointKit: the library alone with warnings as errors, then its tests;
 #   2. the same tests under Thread Sanitizer;
-#   3. each other package in the repository (Example, …): its tests.
+#   3. the DocC documentation, warnings as errors;
+#   4. each other package in the repository: its tests (the example's include every code
+#      sample of README.md and Documentation/, compiled);
+#   5. a build of the benchmarks, and the README's example command.
 # Needs only the Swift toolchain and the packages it names; no network beyond them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,12 +14,19 @@ step() { printf '\n== %s\n' "$*"; }
 
 step "EndpointKit: library build, warnings as errors"
 swift build --target EndpointKit -Xswiftc -warnings-as-errors
+swift build --target EndpointKitTesting -Xswiftc -warnings-as-errors
 
 step "EndpointKit: tests"
 swift test
 
 step "EndpointKit: tests under Thread Sanitizer"
 swift test --sanitize=thread --scratch-path .build-tsan
+
+step "EndpointKit: documentation (DocC), warnings as errors"
+./Scripts/docs.sh
+
+step "Documentation samples: written into the example's DocumentationSnippetTests"
+python3 Scripts/snippets.py
 
 for package in EndpointKitAsyncHTTPClient Example; do
   step "$package: tests"

@@ -47,7 +47,7 @@ open class URLSessionClient: Client, @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - requestAdapter: Transforms every request; usually a ``BaseRequestAdapter``.
-    ///   - configuration: The session configuration; ``Foundation/URLSessionConfiguration/endpointKitDefault``
+    ///   - configuration: The session configuration; `URLSessionConfiguration.endpointKitDefault`
     ///     lifts Foundation's limit of 6 connections per host. On Linux the client uses a copy
     ///     without a `URLCache` (see Linux notes).
     ///   - completionQueue: Where completion handlers run; a private serial queue by default.

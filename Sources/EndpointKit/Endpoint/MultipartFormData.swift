@@ -47,6 +47,8 @@ public struct MultipartFormData: Sendable {
     /// Appends a file part, read from disk only when the body is written.
     ///
     /// - Parameters:
+    ///   - url: The file to send.
+    ///   - name: The form field's name.
     ///   - fileName: The name the server sees; the file's own name by default.
     ///   - mimeType: Guessed from the file's extension by default.
     /// - Throws: An error if `url` is not a readable regular file.

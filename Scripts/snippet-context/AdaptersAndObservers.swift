@@ -1,0 +1,3 @@
+actor TokenStore {
+    func current() async throws -> String { "token" }
+}

@@ -1,0 +1,1 @@
+struct Book: Decodable, Sendable { let id: Int; let title: String }

@@ -1,0 +1,2 @@
+struct Book: Decodable, Sendable { let id: Int; let title: String }
+static let client = URLSessionClient(baseURL: URL(fileURLWithPath: "/"))
