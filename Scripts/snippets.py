@@ -22,6 +22,7 @@ import EndpointKit
 import EndpointKitAsyncHTTPClient
 import EndpointKitTesting
 import Foundation
+import Synchronization
 import XCTest
 
 #if canImport(FoundationNetworking)

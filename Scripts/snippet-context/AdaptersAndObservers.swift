@@ -1,3 +1,4 @@
 actor TokenStore {
     func current() async throws -> String { "token" }
 }
+static let api = URL(fileURLWithPath: "/")
