@@ -28,10 +28,13 @@ step "EndpointKit: documentation (DocC), warnings as errors"
 step "Documentation samples: written into the example's DocumentationSnippetTests"
 python3 Scripts/snippets.py
 
-for package in EndpointKitAsyncHTTPClient Example; do
+for package in EndpointKitAsyncHTTPClient EndpointKitCombine Example; do
   step "$package: tests"
   swift test --package-path "$package"
 done
+
+step "EndpointKitCombine: tests under Thread Sanitizer"
+swift test --package-path EndpointKitCombine --sanitize=thread --scratch-path EndpointKitCombine/.build-tsan
 
 step "Benchmarks: build (run them with: swift run -c release --package-path Benchmarks Bench)"
 swift build --package-path Benchmarks
