@@ -13,7 +13,7 @@ import Foundation
         var request: URLRequest?
         var response: HTTPURLResponse?
         do {
-            var outgoing = Outgoing(request: try Self.request(of: endpoint))
+            var outgoing = Outgoing(request: try Self.built(T.self, endpoint.makeRequest))
             request = outgoing.request
             try Task.checkCancellation()
             outgoing.request = try await RequestAdapterChain.run(requestAdapter, on: outgoing.request)
@@ -37,17 +37,25 @@ import Foundation
             responseObserver?(request, response, nil, nil)
             return stream
         } catch {
-            let error = Task.isCancelled || error is CancellationError ? CancellationError() : error
-            responseObserver?(request, response, nil, error)
-            throw error
+            throw failed(error, request: request, response: response)
         }
     }
 
-    private static func request<T: Endpoint>(of endpoint: T) throws -> URLRequest {
+    /// The request `make` builds; its error wrapped as ``EndpointKitError/invalidRequest(endpoint:underlying:)``
+    /// naming `endpoint`.
+    static func built<T>(_ endpoint: T.Type, _ make: () throws -> URLRequest) throws -> URLRequest {
         do {
-            return try endpoint.makeRequest()
+            return try make()
         } catch {
             throw EndpointKitError.invalidRequest(endpoint: String(describing: T.self), underlying: error)
         }
+    }
+
+    /// Tells the observer a call failed with `error` (a `CancellationError` if the task was
+    /// cancelled) and returns that error to throw.
+    func failed(_ error: any Error, request: URLRequest?, response: HTTPURLResponse?) -> any Error {
+        let error = Task.isCancelled || error is CancellationError ? CancellationError() : error
+        responseObserver?(request, response, nil, error)
+        return error
     }
 }

@@ -13,12 +13,7 @@ extension Pipeline {
     ) async throws -> WebSocket {
         var request: URLRequest?
         do {
-            let built: URLRequest
-            do {
-                built = try endpoint.makeRequest()
-            } catch {
-                throw EndpointKitError.invalidRequest(endpoint: String(describing: T.self), underlying: error)
-            }
+            let built = try Self.built(T.self, endpoint.makeRequest)
             request = built
             try Task.checkCancellation()
             let adapted = try await RequestAdapterChain.run(requestAdapter, on: built)
@@ -27,9 +22,7 @@ extension Pipeline {
             responseObserver?(adapted, nil, nil, nil)
             return socket
         } catch {
-            let error = Task.isCancelled || error is CancellationError ? CancellationError() : error
-            responseObserver?(request, nil, nil, error)
-            throw error
+            throw failed(error, request: request, response: nil)
         }
     }
 }

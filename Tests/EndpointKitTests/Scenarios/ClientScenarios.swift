@@ -58,15 +58,7 @@ struct ClientScenarios: Sendable {
     private func with<T>(
         _ server: TestServer, _ options: Options = Options(), _ body: (any Client) async throws -> T
     ) async throws -> T {
-        let client = makeClient(server.baseURL, options)
-        do {
-            let result = try await body(client)
-            await close(client)
-            return result
-        } catch {
-            await close(client)
-            throw error
-        }
+        try await using(makeClient(server.baseURL, options), close: close, body)
     }
 
     func getWithBothAPIs(_ server: TestServer, _: FaultRoutes) async throws {
@@ -322,5 +314,19 @@ struct ClientScenarios: Sendable {
             XCTAssertEqual(ids, ["1", "2", "3", "4", "5", "6"], name)
             XCTAssertEqual(server.requests.last(where: { $0.path == "/sse" })?.header("Last-Event-ID"), "3", name)
         }
+    }
+}
+
+/// Runs `body` with `client`, then closes the client whether `body` threw or not.
+func using<T>(
+    _ client: any Client, close: @Sendable (any Client) async -> Void, _ body: (any Client) async throws -> T
+) async throws -> T {
+    do {
+        let result = try await body(client)
+        await close(client)
+        return result
+    } catch {
+        await close(client)
+        throw error
     }
 }

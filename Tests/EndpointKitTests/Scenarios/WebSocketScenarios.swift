@@ -49,15 +49,7 @@ struct WebSocketScenarios: Sendable {
     private func with<T>(
         _ server: TestServer, headers: [String: String] = [:], _ body: (any Client) async throws -> T
     ) async throws -> T {
-        let client = makeClient(BaseRequestAdapter(baseURL: baseURL(server), headers: headers))
-        do {
-            let result = try await body(client)
-            await close(client)
-            return result
-        } catch {
-            await close(client)
-            throw error
-        }
+        try await using(makeClient(BaseRequestAdapter(baseURL: baseURL(server), headers: headers)), close: close, body)
     }
 
     func echo(_ server: TestServer) async throws {
