@@ -11,6 +11,8 @@ let package = Package(
         .package(name: "EndpointKitAsyncHTTPClient", path: "../EndpointKitAsyncHTTPClient"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Counts allocations; preloaded into a child process only (see Allocations.swift).
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
         .executableTarget(

@@ -43,6 +43,7 @@ public final class StubClient: Client, Sendable {
         let matches: @Sendable (any Sendable, URLRequest?) -> Bool
         let respond: @Sendable (any Sendable, URLRequest?) throws -> any Sendable
         let delay: TimeInterval
+        var progress: [TransferProgress] = []
     }
 
     private struct Stubs {
@@ -69,16 +70,18 @@ public final class StubClient: Client, Sendable {
     }
 
     /// Answers every call to an endpoint of type `T` with `answer` (which may throw), after
-    /// `delay` seconds.
+    /// `delay` seconds. An upload or download reports `progress` first (spread over the delay),
+    /// to its progress handler or to the `Progress` the completion API returns.
     public func stub<T: Sendable, Content: Sendable>(
-        _ type: T.Type, delay: TimeInterval = 0, answer: @escaping @Sendable (T) throws -> Content
+        _ type: T.Type, delay: TimeInterval = 0, progress: [TransferProgress] = [],
+        answer: @escaping @Sendable (T) throws -> Content
     ) {
         add(Answer(
             matches: { endpoint, _ in endpoint is T },
             respond: { endpoint, _ in
                 guard let endpoint = endpoint as? T else { throw Unstubbed(endpoint: "\(T.self)") }
                 return try answer(endpoint)
-            }, delay: delay))
+            }, delay: delay, progress: progress))
     }
 
     /// Fails every call to an endpoint of type `T` with `error`, after `delay` seconds.
@@ -104,14 +107,22 @@ public final class StubClient: Client, Sendable {
     }
 
     /// Finds the stub for `endpoint`, records the call, waits its delay, and answers.
-    private func answer<Content: Sendable>(_ endpoint: any Sendable, request: URLRequest?) async throws -> Content {
+    private func answer<Content: Sendable>(
+        _ endpoint: any Sendable, request: URLRequest?, report: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> Content {
         let type = String(describing: Swift.type(of: endpoint))
         let found = state.withLock { state -> Answer? in
             state.calls.append(Call(endpoint: endpoint, endpointType: type, request: request))
             return state.answers.first { $0.matches(endpoint, request) }
         }
         guard let found else { throw Unstubbed(endpoint: type) }
-        if found.delay > 0 { try await Task.sleep(nanoseconds: UInt64(found.delay * 1_000_000_000)) }
+        let pause = UInt64(found.delay / Double(found.progress.count + 1) * 1_000_000_000)
+        for event in found.progress {
+            if pause > 0 { try await Task.sleep(nanoseconds: pause) }
+            try Task.checkCancellation()
+            report?(event)
+        }
+        if pause > 0 { try await Task.sleep(nanoseconds: pause) }
         try Task.checkCancellation()
         let value = try found.respond(endpoint, request)
         guard let content = value as? Content else {
@@ -121,13 +132,23 @@ public final class StubClient: Client, Sendable {
     }
 
     private func complete<Content: Sendable>(
-        _ handler: @escaping @Sendable (Result<Content, any Error>) -> Void, _ work: @escaping @Sendable () async throws -> Content
+        _ handler: @escaping @Sendable (Result<Content, any Error>) -> Void,
+        _ work: @escaping @Sendable (@escaping @Sendable (TransferProgress) -> Void) async throws -> Content
     ) -> Progress {
         let progress = Progress(totalUnitCount: 1)
         let task = Task {
             let result: Result<Content, any Error>
-            do { result = .success(try await work()) } catch { result = .failure(error) }
-            progress.completedUnitCount = 1
+            do {
+                result = .success(
+                    try await work { event in
+                        let total = max(event.totalBytes ?? event.completedBytes, event.completedBytes, 1)
+                        if total > progress.totalUnitCount { progress.totalUnitCount = total }
+                        progress.completedUnitCount = event.completedBytes
+                    })
+            } catch {
+                result = .failure(error)
+            }
+            progress.completedUnitCount = progress.totalUnitCount
             completionQueue.async { handler(result) }
         }
         progress.cancellationHandler = { task.cancel() }
@@ -139,7 +160,7 @@ public final class StubClient: Client, Sendable {
     public func request<T: Endpoint>(
         _ endpoint: T, completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        complete(completionHandler) { try await self.request(endpoint) }
+        complete(completionHandler) { _ in try await self.request(endpoint) }
     }
 
     /// Answers from the stubs.
@@ -152,16 +173,17 @@ public final class StubClient: Client, Sendable {
     public func upload<T: UploadEndpoint>(
         _ endpoint: T, completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        complete(completionHandler) { try await self.upload(endpoint, progress: nil) }
+        complete(completionHandler) { try await self.upload(endpoint, progress: $0) }
     }
 
-    /// Answers from the stubs, reporting the body's size (when known) as sent.
+    /// Answers from the stubs, reporting the stub's progress, or else the body's size (when
+    /// known) as sent.
     public func upload<T: UploadEndpoint>(
         _ endpoint: T, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> T.Content {
         let made = try? endpoint.makeRequest()
-        let content: T.Content = try await answer(endpoint, request: made?.0)
-        if case .data(let data)? = made?.1 {
+        let content: T.Content = try await answer(endpoint, request: made?.0, report: progress)
+        if case .data(let data)? = made?.1, !stubsProgress(for: endpoint) {
             progress?(TransferProgress(direction: .upload, completedBytes: Int64(data.count), totalBytes: Int64(data.count)))
         }
         return content
@@ -172,14 +194,21 @@ public final class StubClient: Client, Sendable {
     public func download<T: DownloadEndpoint>(
         _ endpoint: T, completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        complete(completionHandler) { try await self.download(endpoint, progress: nil) }
+        complete(completionHandler) { try await self.download(endpoint, progress: $0) }
     }
 
-    /// Answers from the stubs.
+    /// Answers from the stubs, reporting the stub's progress.
     public func download<T: DownloadEndpoint>(
         _ endpoint: T, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> T.Content {
-        try await answer(endpoint, request: try? endpoint.makeRequest())
+        try await answer(endpoint, request: try? endpoint.makeRequest(), report: progress)
+    }
+
+    /// Whether the stub for `endpoint` reports progress of its own.
+    private func stubsProgress(for endpoint: any Sendable) -> Bool {
+        state.withLock { state in
+            state.answers.first { $0.matches(endpoint, nil) }.map { !$0.progress.isEmpty } ?? false
+        }
     }
 
     /// Answers with a stubbed ``EndpointKit/ResponseStream`` (stub the endpoint's type with one).

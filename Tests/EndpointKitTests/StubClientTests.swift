@@ -61,4 +61,24 @@ final class StubClientTests: XCTestCase {
             XCTAssertEqual(error.expected, "Array<Book>")
         }
     }
+
+    func testStubbedProgressReachesBothAPIs() async throws {
+        let client = StubClient()
+        let steps = [256, 512, 1024].map { TransferProgress(direction: .download, completedBytes: Int64($0), totalBytes: 1024) }
+        let file = URL(fileURLWithPath: "/tmp/stubbed")
+        client.stub(Download.self, delay: 0.05, progress: steps) { _ in file }
+        let seen = Guarded<[Int64]>([])
+        let url = try await client.download(Download(count: 1024)) { event in seen.withLock { $0.append(event.completedBytes) } }
+        XCTAssertEqual(url, file)
+        XCTAssertEqual(seen.withLock { $0 }, [256, 512, 1024])
+
+        let holder = Guarded<Progress?>(nil)
+        let viaCompletion: URL = try await withCheckedThrowingContinuation { continuation in
+            holder.withLock { $0 = client.download(Download(count: 1024)) { continuation.resume(with: $0) } }
+        }
+        XCTAssertEqual(viaCompletion, file)
+        let progress = try XCTUnwrap(holder.withLock { $0 })
+        XCTAssertEqual(progress.totalUnitCount, 1024)
+        XCTAssertEqual(progress.completedUnitCount, 1024)
+    }
 }

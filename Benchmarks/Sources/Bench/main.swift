@@ -4,6 +4,7 @@ import Foundation
 // bench loop CLIENT COUNT                 COUNT small GETs in a row with one client (for profilers)
 // bench stress [COUNT]                    10,000 calls against a faulty server, random cancels
 // bench memory-child SCENARIO URL BYTES   one memory scenario (run by the table in a child)
+// bench alloc-child CLIENT URL COUNT       allocations of one client (run by the table in a child)
 
 let arguments = CommandLine.arguments
 if arguments.count == 5, arguments[1] == "memory-child", let url = URL(string: arguments[3]), let bytes = Int(arguments[4]) {
@@ -11,10 +12,19 @@ if arguments.count == 5, arguments[1] == "memory-child", let url = URL(string: a
     exit(0)
 }
 
+if arguments.count == 5, arguments[1] == "alloc-child", let url = URL(string: arguments[3]), let count = Int(arguments[4]) {
+    try await Allocations.child(name: arguments[2], baseURL: url, count: count)
+    exit(0)
+}
+
 let quick = arguments.contains("--quick")
 let server = try await BenchServer.start()
 if arguments.count == 4, arguments[1] == "loop", let count = Int(arguments[3]) {
     try await Latency.loop(client: arguments[2], baseURL: server.baseURL, count: count)
+    exit(0)
+}
+if arguments.count >= 2, arguments[1] == "allocations" {
+    try Allocations.run(baseURL: server.baseURL)
     exit(0)
 }
 if arguments.count >= 2, arguments[1] == "stress" {
@@ -41,4 +51,5 @@ for row in try await Throughput.run(baseURL: server.baseURL, rounds: quick ? 2 :
 }
 try await Latency.run(baseURL: server.baseURL, seconds: quick ? 1 : 3)
 try await Cancellation.run(baseURL: server.baseURL, rounds: quick ? 20 : 100)
+try Allocations.run(baseURL: server.baseURL)
 await server.stop()

@@ -148,12 +148,6 @@ struct AsyncHTTPClientTransport: Transport {
         if !request.headers.contains(name: "Accept-Encoding") {
             request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
-        let length = outgoing.bodyLength
-        let sentSoFar = NIOLockedValueBoxInt()
-        let sent: @Sendable (Int) -> Void = { count in
-            let total = sentSoFar.add(count)
-            progress?(TransferProgress(direction: .upload, completedBytes: total, totalBytes: length))
-        }
         let makeStream: (@Sendable () throws -> InputStream)?
         switch outgoing.body {
         case .data(let data): makeStream = { InputStream(data: data) }
@@ -179,6 +173,12 @@ struct AsyncHTTPClientTransport: Transport {
             }
         }
         if let makeStream {
+            let length = outgoing.bodyLength
+            let sentSoFar = NIOLockedValueBoxInt()
+            let sent: @Sendable (Int) -> Void = { count in
+                let total = sentSoFar.add(count)
+                progress?(TransferProgress(direction: .upload, completedBytes: total, totalBytes: length))
+            }
             let chunks = BodyChunks(makeStream: makeStream, sent: sent)
             request.body = .stream(chunks, length: length.map { .known($0) } ?? .unknown)
         }

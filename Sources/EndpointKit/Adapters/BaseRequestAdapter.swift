@@ -21,7 +21,16 @@ public struct BaseRequestAdapter: RequestAdapter {
     public init(baseURL: URL, headers: [String: String] = [:]) {
         self.baseURL = baseURL
         self.headers = headers
+        let absolute = baseURL.absoluteString
+        if baseURL.query == nil, baseURL.fragment == nil, baseURL.scheme != nil, !absolute.contains("?"), !absolute.contains("#") {
+            self.joinableBase = absolute.hasSuffix("/") ? absolute : absolute + "/"
+        } else {
+            self.joinableBase = nil
+        }
     }
+
+    /// The base URL ending in `/`, when a relative path can simply be appended to it.
+    private let joinableBase: String?
 
     /// Resolves the URL and adds the default headers.
     public func adapt(_ request: URLRequest) throws -> URLRequest {
@@ -36,6 +45,13 @@ public struct BaseRequestAdapter: RequestAdapter {
     }
 
     private func resolve(_ relative: URL) throws -> URL {
+        // The common case, a base without query or fragment and a relative path: join the strings.
+        let tail = relative.relativeString
+        if let joinable = joinableBase, !tail.isEmpty, !tail.hasPrefix("//"), !tail.hasPrefix("?"), !tail.hasPrefix("#"),
+            let url = URL(string: joinable + (tail.hasPrefix("/") ? tail.dropFirst() : Substring(tail)))
+        {
+            return url
+        }
         guard var base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
             let tail = URLComponents(url: relative, resolvingAgainstBaseURL: false)
         else { throw EndpointKitError.invalidURL(relative.relativeString) }

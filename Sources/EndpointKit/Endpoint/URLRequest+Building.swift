@@ -53,6 +53,8 @@ extension URLRequest {
     }
 
     private static func url(path: String, query: [URLQueryItem]) -> URL? {
+        // The common case, a plain relative path: no parsing needed.
+        if query.isEmpty, !path.isEmpty, path.utf8.allSatisfy(isPlainPathByte) { return URL(string: path) }
         var components: URLComponents
         if path.contains("://") {
             guard let absolute = URLComponents(string: path) else { return nil }
@@ -72,5 +74,21 @@ extension URLRequest {
                 .joined(separator: "&")
         }
         return components.url
+    }
+
+    /// Bytes a relative path may hold as they are: unreserved and path characters, no `%`,
+    /// `?`, `#` or `:` (which could start a scheme).
+    private static func isPlainPathByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"),
+            UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+            UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+            UInt8(ascii: "="), UInt8(ascii: "@"):
+            true
+        default:
+            false
+        }
     }
 }

@@ -8,7 +8,7 @@ import Foundation
     /// A plain endpoint: the body in memory.
     public init<T: Endpoint>(_ endpoint: T) where T.Content == Content {
         self.init(
-            endpoint: String(describing: T.self),
+            endpointType: T.self,
             makeOutgoing: { (Outgoing(request: try endpoint.makeRequest()), nil) },
             sink: .memory,
             settings: endpoint,
@@ -19,7 +19,7 @@ import Foundation
     /// An upload: the body sent apart from the request.
     public init<T: UploadEndpoint>(upload endpoint: T) where T.Content == Content {
         self.init(
-            endpoint: String(describing: T.self),
+            endpointType: T.self,
             makeOutgoing: {
                 let (request, body) = try endpoint.makeRequest()
                 switch body {
@@ -46,7 +46,7 @@ import Foundation
     public init<T: DownloadEndpoint>(download endpoint: T) where T.Content == Content {
         let resumableURL = endpoint.resumableFileURL
         self.init(
-            endpoint: String(describing: T.self),
+            endpointType: T.self,
             makeOutgoing: { (Outgoing(request: try endpoint.makeRequest()), nil) },
             sink: .file(resumableURL: resumableURL),
             settings: endpoint,

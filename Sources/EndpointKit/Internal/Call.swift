@@ -15,7 +15,9 @@ import Foundation
         case file(resumableURL: URL?)
     }
 
-    let endpoint: String
+    /// The endpoint's type; its name is made only for an error (making it costs time per call).
+    let endpointType: any Any.Type
+    var endpoint: String { String(describing: endpointType) }
     let makeOutgoing: @Sendable () throws -> (Outgoing, MultipartFormData?)
     let sink: Sink
     let settings: any EndpointSettings

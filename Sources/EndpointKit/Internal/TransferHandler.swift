@@ -29,7 +29,8 @@ final class TransferHandler: Sendable {
     /// Writes a download's bytes off the delegate queue, which then only copies them: on Linux
     /// Foundation hands every chunk to that queue as fast as the socket delivers, so any work
     /// done there lets chunks pile up in memory.
-    private let writer = DispatchQueue(label: "EndpointKit.download-writer")
+    /// Where file writes happen, off the delegate queue; only downloads to a file have one.
+    private let writer: DispatchQueue?
     private let writeFailure = Locked<(any Error)?>(nil)
     private let url: URL?
     private let delegate: SessionDelegate
@@ -53,6 +54,7 @@ final class TransferHandler: Sendable {
         var state = State()
         state.file = file
         self.state = Locked(state)
+        self.writer = file == nil ? nil : DispatchQueue(label: "EndpointKit.download-writer")
         self.url = outgoing.request.url
         self.timeoutInterval = outgoing.request.timeoutInterval
         self.delegate = delegate
@@ -216,7 +218,7 @@ final class TransferHandler: Sendable {
             }
             return
         }
-        writer.sync {}
+        writer?.sync {}
         let failure = stateFailure ?? writeFailure.withLock { $0 }
         try? handle?.close()
         if let failure = failure ?? error.map(transportError) {
@@ -250,7 +252,7 @@ final class TransferHandler: Sendable {
     }
 
     private func write(_ data: Data, to handle: FileHandle) {
-        writer.async { [writeFailure] in
+        writer?.async { [writeFailure] in
             guard writeFailure.withLock({ $0 == nil }) else { return }
             do {
                 try handle.write(contentsOf: data)

@@ -1,0 +1,98 @@
+import AsyncHTTPClient
+import EndpointKitAsyncHTTPClient
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Heap allocations per small GET for each client, counted by ordo-one's malloc-interposer
+/// preloaded into a child process (so the server in this process is not counted). The
+/// difference from the raw client below it is what EndpointKit's own path allocates.
+enum Allocations {
+    static let requests = 2_000
+
+    static func run(baseURL: URL) throws {
+        print("\nHeap allocations per small GET (\(requests) sequential requests, each client in its own process)")
+        guard let library = try interposer() else {
+            return print("  skipped: could not build malloc-interposer's library")
+        }
+        print("  client                          mallocs/request   KB/request   vs raw")
+        var raw: [String: Double] = [:]
+        for name in ["raw URLSession", "URLSessionClient async", "URLSessionClient completion", "raw AsyncHTTPClient", "AsyncHTTPClientClient async"] {
+            guard let (count, bytes) = try measure(name, library: library, baseURL: baseURL) else {
+                print("  " + name.padding(toLength: 30, withPad: " ", startingAt: 0) + "  failed")
+                continue
+            }
+            if name.hasPrefix("raw") { raw[name] = count }
+            let baseline = name.hasPrefix("AsyncHTTPClientClient") ? raw["raw AsyncHTTPClient"] : raw["raw URLSession"]
+            let extra = name.hasPrefix("raw") ? "" : baseline.map { String(format: "   %+.0f (%.2fx)", count - $0, count / max($0, 1)) } ?? ""
+            print("  " + name.padding(toLength: 30, withPad: " ", startingAt: 0)
+                + String(format: "%16.0f %12.1f", count, bytes / 1024) + extra)
+        }
+    }
+
+    /// The interposer's shared library next to this executable, built if missing.
+    private static func interposer() throws -> URL? {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let library = executable.deletingLastPathComponent().appendingPathComponent("libMallocInterposerSwift.so")
+        if FileManager.default.fileExists(atPath: library.path) { return library }
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let build = Process()
+        build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        build.arguments = ["swift", "build", "-c", "release", "--package-path", package.path, "--product", "MallocInterposerSwift"]
+        build.standardOutput = FileHandle.nullDevice
+        try build.run()
+        build.waitUntilExit()
+        return FileManager.default.fileExists(atPath: library.path) ? library : nil
+    }
+
+    private static func measure(_ name: String, library: URL, baseURL: URL) throws -> (Double, Double)? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        process.arguments = ["alloc-child", name, baseURL.absoluteString, "\(requests)"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["LD_PRELOAD"] = library.path
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("allocations ") }) else { return nil }
+        let fields = line.split(separator: " ").compactMap { Double($0) }
+        return fields.count == 2 ? (fields[0], fields[1]) : nil
+    }
+
+    /// In the child: `count` GETs with the contender `name`, counted after a warm-up.
+    static func child(name: String, baseURL: URL, count: Int) async throws {
+        typealias Toggle = @convention(c) () -> Void
+        typealias Stats = @convention(c) (
+            UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>,
+            UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>
+        ) -> Void
+        func symbol<T>(_ name: String, as type: T.Type) -> T? {
+            dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map { unsafeBitCast($0, to: type) }
+        }
+        guard let enable = symbol("malloc_interposer_enable", as: Toggle.self),
+            let disable = symbol("malloc_interposer_disable", as: Toggle.self),
+            let reset = symbol("malloc_interposer_reset", as: Toggle.self),
+            let stats = symbol("malloc_interposer_get_stats", as: Stats.self)
+        else { return print("malloc-interposer is not preloaded") }
+
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: AsyncHTTPClientClient.configuration)
+        let ahcClient = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
+        guard let contender = Latency.contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
+            .first(where: { $0.name == name })
+        else { return print("no client named \(name)") }
+        for _ in 0..<200 { try await contender.get("json") }
+        reset()
+        enable()
+        for _ in 0..<count { try await contender.get("json") }
+        disable()
+        var (mallocs, bytes, small, large, frees, freed) = (Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0))
+        stats(&mallocs, &bytes, &small, &large, &frees, &freed)
+        print("allocations \(Double(mallocs) / Double(count)) \(Double(bytes) / Double(count))")
+        try await httpClient.shutdown()
+    }
+}
