@@ -102,7 +102,8 @@ enum Latency {
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let ahcClient = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
         let contenders = contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
-        print("\nRequests per second and latency (ms), \(seconds) s per cell; ratios against raw URLSession,")
+        print("\nRequests per second and latency (ms), \(seconds) s per cell in 3 alternating rounds (median round);")
+        print("ratios against raw URLSession,")
         print("and for EndpointKit's AsyncHTTPClient rows against raw AsyncHTTPClient")
         print("  body      in flight  client                          req/s   ratio     p50     p99  (goal: URLSessionClient ≥ 0.95)")
         for (label, path) in [("200 B", "json"), ("1 MB", "bytes?count=1048576")] {
@@ -111,9 +112,17 @@ enum Latency {
                 var delegateBaseline = 0.0
                 var ahcBaseline = 0.0
                 var clientBaseline = 0.0
-                for contender in contenders {
-                    _ = try await measure(contender, path: path, concurrency: concurrency, seconds: 0.2)
-                    let cell = try await measure(contender, path: path, concurrency: concurrency, seconds: seconds)
+                // Rounds alternate between contenders, so drift in the machine's speed during
+                // the run hits every contender alike; each keeps its median round.
+                var rounds: [[Cell]] = Array(repeating: [], count: contenders.count)
+                for round in 0..<3 {
+                    for (index, contender) in contenders.enumerated() {
+                        if round == 0 { _ = try await measure(contender, path: path, concurrency: concurrency, seconds: 0.2) }
+                        rounds[index].append(try await measure(contender, path: path, concurrency: concurrency, seconds: seconds / 3))
+                    }
+                }
+                for (index, contender) in contenders.enumerated() {
+                    let cell = rounds[index].sorted { $0.requestsPerSecond < $1.requestsPerSecond }[1]
                     let ratio = baseline.map { cell.requestsPerSecond / $0 } ?? 1
                     if baseline == nil { baseline = cell.requestsPerSecond }
                     if contender.name.hasSuffix("data delegate") { delegateBaseline = cell.requestsPerSecond }

@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitAsyncHTTPClient
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -45,6 +46,9 @@ enum MemoryScenario: String, CaseIterable {
     case rawDownloadTask = "raw URLSession downloadTask"
     case rawDataTask = "raw URLSession dataTask (Data)"
     case rawDelegateDiscard = "raw dataTask, delegate drops chunks"
+    case ahcDownload = "AsyncHTTPClientClient.download (file)"
+    case clientConcurrent = "URLSessionClient, 1,000 concurrent GETs"
+    case ahcConcurrent = "AsyncHTTPClientClient, 1,000 concurrent GETs"
 
     var flag: String { String(describing: self) }
 
@@ -53,8 +57,11 @@ enum MemoryScenario: String, CaseIterable {
         let path = "bytes?count=\(bytes)"
         let url = baseURL.appendingPathComponent("bytes").appending(queryItems: [.init(name: "count", value: "\(bytes)")])
         let client = URLSessionClient(baseURL: baseURL, maximumBodySize: .max)
+        let ahc = AsyncHTTPClientClient(baseURL: baseURL, maximumBodySize: .max)
+        defer { Task { try? await ahc.shutdown() } }
         let session = URLSession(configuration: .endpointKitDefault)
         _ = try await client.request(RawBytes(path: "bytes?count=1024"))
+        _ = try await ahc.request(RawBytes(path: "bytes?count=1024"))
         _ = try await session.data(from: url.deletingLastPathComponent().appendingPathComponent("warmup"))
         Memory.resetPeak()
         let before = Memory.resident().current
@@ -65,6 +72,15 @@ enum MemoryScenario: String, CaseIterable {
         case .clientRequest:
             let data = try await client.request(RawBytes(path: path))
             precondition(data.count == bytes)
+        case .ahcDownload:
+            let file = try await ahc.download(FileBytes(path: path))
+            try? FileManager.default.removeItem(at: file)
+        case .clientConcurrent, .ahcConcurrent:
+            let runner: any Client = scenario == .clientConcurrent ? client : ahc
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<1_000 { group.addTask { try await runner.request(RawBytes(path: "json")).count } }
+                for try await count in group { precondition(count > 0) }
+            }
         case .rawDownloadTask:
             let file: URL = try await withCheckedThrowingContinuation { continuation in
                 session.downloadTask(with: url) { location, _, error in

@@ -2,6 +2,7 @@ import Foundation
 
 // bench [--quick]                         the full table
 // bench loop CLIENT COUNT                 COUNT small GETs in a row with one client (for profilers)
+// bench latency | allocations            one section of the table
 // bench stress [COUNT]                    10,000 calls against a faulty server, random cancels
 // bench memory-child SCENARIO URL BYTES   one memory scenario (run by the table in a child)
 // bench alloc-child CLIENT URL COUNT       allocations of one client (run by the table in a child)
@@ -23,6 +24,10 @@ if arguments.count == 4, arguments[1] == "loop", let count = Int(arguments[3]) {
     try await Latency.loop(client: arguments[2], baseURL: server.baseURL, count: count)
     exit(0)
 }
+if arguments.count >= 2, arguments[1] == "latency" {
+    try await Latency.run(baseURL: server.baseURL, seconds: 3)
+    exit(0)
+}
 if arguments.count >= 2, arguments[1] == "allocations" {
     try Allocations.run(baseURL: server.baseURL)
     exit(0)
@@ -34,12 +39,12 @@ if arguments.count >= 2, arguments[1] == "stress" {
 print("EndpointKit benchmarks: release build, loopback server on \(server.baseURL), \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
 
 let gigabyte = quick ? 256 << 20 : 1 << 30
-print("Peak resident memory growth while transferring \(gigabyte >> 20) MB (each in its own process)")
+print("Peak resident memory growth while transferring \(gigabyte >> 20) MB, or during 1,000 concurrent small GETs (each in its own process)")
 print("  scenario                              peak growth")
 for scenario in MemoryScenario.allCases {
     let delta = try scenario.measure(baseURL: server.baseURL, bytes: gigabyte)
-    let verdict = scenario == .clientDownload ? (delta <= 32 << 20 ? "  ✓ goal ≤ 32 MB" : "  ✗ goal ≤ 32 MB") : ""
-    print("  " + scenario.rawValue.padding(toLength: 38, withPad: " ", startingAt: 0)
+    let verdict = [.clientDownload, .ahcDownload].contains(scenario) ? (delta <= 32 << 20 ? "  ✓ goal ≤ 32 MB" : "  ✗ goal ≤ 32 MB") : ""
+    print("  " + scenario.rawValue.padding(toLength: 44, withPad: " ", startingAt: 0)
         + String(format: "%8.1f MB", Double(delta) / 1_048_576) + verdict)
 }
 

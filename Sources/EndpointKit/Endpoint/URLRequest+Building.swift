@@ -22,7 +22,8 @@ extension URLRequest {
             throw EndpointKitError.invalidURL(path)
         }
         self.init(url: url)
-        httpMethod = method.rawValue
+        // GET is the default; setting it anyway costs a header normalization per call.
+        if method != .get { httpMethod = method.rawValue }
         for (name, value) in headers {
             setValue(value, forHTTPHeaderField: name)
         }

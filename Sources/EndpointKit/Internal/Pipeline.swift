@@ -191,9 +191,10 @@ import Foundation
         var outgoing = outgoing
         // Foundation's idle timeout takes whole seconds (0 would mean none); keep it past ours.
         if let timeout { outgoing.request.timeoutInterval = max(outgoing.request.timeoutInterval, timeout.rounded(.up) + 1) }
-        for name in ["Content-Length", "Transfer-Encoding"] where outgoing.request.value(forHTTPHeaderField: name) != nil {
-            outgoing.request.setValue(nil, forHTTPHeaderField: name)
+        let framing = outgoing.request.allHTTPHeaderFields?.keys.filter {
+            ["content-length", "transfer-encoding"].contains($0.lowercased())
         }
+        for name in framing ?? [] { outgoing.request.setValue(nil, forHTTPHeaderField: name) }
         return outgoing
     }
 
