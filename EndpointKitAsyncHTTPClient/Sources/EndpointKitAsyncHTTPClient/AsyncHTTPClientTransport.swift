@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOFoundationCompat
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -98,10 +99,10 @@ struct AsyncHTTPClientTransport: Transport {
                 // The common case, in one step: each chunk-by-chunk step costs a thread hop.
                 let buffer = try await response.body.collect(upTo: bodyLimit)
                 file?.failed()
-                return ReceivedResponse(response: head, body: Data(buffer.readableBytesView), fileURL: nil)
+                return ReceivedResponse(response: head, body: Self.data(buffer), fileURL: nil)
             }
             for try await buffer in response.body {
-                let chunk = Data(buffer.readableBytesView)
+                let chunk = Self.data(buffer)
                 if let handle {
                     pending.append(chunk)
                     if pending.count >= 1 << 20 {
@@ -196,6 +197,11 @@ struct AsyncHTTPClientTransport: Transport {
                 headerFields: fields)
         else { throw EndpointKitError.invalidResponse(url: url) }
         return head
+    }
+
+    /// The buffer's bytes as `Data`; a large buffer is shared, not copied.
+    static func data(_ buffer: ByteBuffer) -> Data {
+        buffer.getData(at: buffer.readerIndex, length: buffer.readableBytes, byteTransferStrategy: .automatic) ?? Data()
     }
 
     /// `Content-Length`, unless the body is encoded (then the decoded size is unknown). Read

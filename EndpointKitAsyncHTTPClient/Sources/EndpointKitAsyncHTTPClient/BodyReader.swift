@@ -15,6 +15,6 @@ final class BodyReader: @unchecked Sendable {
     }
 
     func next() async throws -> Data? {
-        try await iterator.next().map { Data($0.readableBytesView) }
+        try await iterator.next().map(AsyncHTTPClientTransport.data)
     }
 }
