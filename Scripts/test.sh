@@ -12,6 +12,9 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*"; }
 
+# A known false positive of the Swift runtime under Thread Sanitizer; see the file.
+export TSAN_OPTIONS="suppressions=$PWD/Scripts/tsan-suppressions.txt${TSAN_OPTIONS:+ $TSAN_OPTIONS}"
+
 step "EndpointKit: library build, warnings as errors"
 swift build --target EndpointKit -Xswiftc -warnings-as-errors
 swift build --target EndpointKitTesting -Xswiftc -warnings-as-errors
