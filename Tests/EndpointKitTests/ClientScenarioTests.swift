@@ -4,7 +4,7 @@ import XCTest
 /// The shared client scenarios, with `URLSessionClient`.
 final class ClientScenarioTests: XCTestCase {
     func testURLSessionClientPassesEveryScenario() async throws {
-        let scenarios = ClientScenarios(
+        var scenarios = ClientScenarios(
             name: "URLSessionClient",
             makeClient: { url, options in
                 URLSessionClient(
@@ -12,6 +12,12 @@ final class ClientScenarioTests: XCTestCase {
                     timeout: options.timeout, maximumBodySize: options.maximumBodySize)
             },
             close: { ($0 as? URLSessionClient)?.invalidate() })
+        #if canImport(FoundationNetworking)
+            // A chunked body with a trailer field kills the process inside Foundation on Linux
+            // (NativeProtocol.swift: "Transfer completed, but there's no response";
+            // swift-corelibs-foundation#5285). Nothing a client of URLSession can prevent.
+            scenarios.unsupportedForms = ["chunked-trailer"]
+        #endif
         try await scenarios.runAll()
     }
 

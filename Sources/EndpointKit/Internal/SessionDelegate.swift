@@ -130,6 +130,22 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(next)
     }
 
+    /// Foundation on Linux asks this after a 401 whose `WWW-Authenticate` names a realm (as
+    /// `Basic realm="api"` and many `Bearer` challenges do), and then, with no credential to
+    /// send, waits forever whatever the answer. The 401 has wholly arrived by then: the call ends
+    /// with it, and the task is cancelled. Credentials belong in request adapters.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(FoundationNetworking)
+            if handler(for: task)?.endAtChallenge() == true {
+                return completionHandler(.cancelAuthenticationChallenge, nil)
+            }
+        #endif
+        completionHandler(.performDefaultHandling, nil)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let route = state.withLock { $0.routes.removeValue(forKey: task.taskIdentifier) }
         route?.handler.didComplete(error: error)

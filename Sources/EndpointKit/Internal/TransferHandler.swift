@@ -20,6 +20,8 @@ final class TransferHandler: Sendable {
         /// costs a system call each.
         var pending = Data()
         var failure: (any Error)?
+        /// The response was complete when Foundation stopped at an authentication challenge.
+        var endedAtChallenge = false
         var received: Int64 = 0
         var expected: Int64?
         var sent: Int64 = 0
@@ -100,6 +102,17 @@ final class TransferHandler: Sendable {
             return (state.completion, state.lifecycle.isCancelled)
         }
         completion?(cancelled ? .failure(CancellationError()) : result)
+    }
+
+    /// The response (a 401 with a challenge) has wholly arrived, and Foundation on Linux will
+    /// now wait for a credential forever: the task is about to be cancelled, and the call ends
+    /// with that response as received. `false` if the call had no response yet.
+    func endAtChallenge() -> Bool {
+        state.withLock { state in
+            guard state.response != nil else { return false }
+            state.endedAtChallenge = true
+            return true
+        }
     }
 
     func didReceive(response: URLResponse) -> URLSession.ResponseDisposition {
@@ -192,7 +205,7 @@ final class TransferHandler: Sendable {
     }
 
     func didComplete(error: (any Error)?) {
-        let taken = state.withLock { state in
+        let (taken, error) = state.withLock { state in
             defer {
                 state.body = Data()
                 state.handle = nil
@@ -202,7 +215,8 @@ final class TransferHandler: Sendable {
             if let handle = state.handle, state.failure == nil {
                 write(state.pending, to: handle)
             }
-            return (state.response, state.body, state.file, state.handle, state.failure, state.received)
+            let taken = (state.response, state.body, state.file, state.handle, state.failure, state.received)
+            return (taken, state.endedAtChallenge ? nil : error)
         }
         let (response, body, file, handle, stateFailure, received) = taken
         if let streaming {

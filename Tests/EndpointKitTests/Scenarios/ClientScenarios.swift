@@ -24,12 +24,15 @@ struct ClientScenarios: Sendable {
     let makeClient: MakeClient
     /// Shuts a client down once a scenario is done with it.
     let close: @Sendable (any Client) async -> Void
+    /// Response forms of ``framingForms(_:_:)`` the client cannot take (and why, at the caller).
+    var unsupportedForms: Set<String> = []
 
     /// Every scenario, by name.
     var all: [(String, @Sendable (TestServer, FaultRoutes) async throws -> Void)] {
         [
             ("typed GET with both APIs", getWithBothAPIs), ("methods and bodies", methodsAndBodies),
-            ("non-2xx carries status and body", unacceptableStatus), ("decoding failure names the path", decodingFailure),
+            ("non-2xx carries status and body", unacceptableStatus),
+            ("401 with an authentication challenge", authenticationChallenge), ("decoding failure names the path", decodingFailure),
             ("connection refused", connectionRefused), ("reset connection", resetConnection),
             ("cancel closes the connection", cancellationClosesTheConnection), ("observer once per call", observerOnce),
             ("uploads byte-exact", uploadsByteExact), ("download with progress and resume", downloadAndResume),
@@ -38,7 +41,7 @@ struct ClientScenarios: Sendable {
             ("random cancellation", randomCancellation), ("streamed lines", streamedLines),
             ("stream error status", streamErrorStatus), ("stream early break", streamEarlyBreak),
             ("server-sent events reconnect", serverSentEvents),
-        ]
+        ] + wireScenarios
     }
 
     /// Runs every scenario, each with a fresh server; failures name the scenario.
@@ -55,7 +58,7 @@ struct ClientScenarios: Sendable {
         }
     }
 
-    private func with<T>(
+    func with<T>(
         _ server: TestServer, _ options: Options = Options(), _ body: (any Client) async throws -> T
     ) async throws -> T {
         try await using(makeClient(server.baseURL, options), close: close, body)
@@ -94,6 +97,43 @@ struct ClientScenarios: Sendable {
             } catch let EndpointKitError.unacceptableStatus(failure) {
                 XCTAssertEqual(failure.statusCode, 404, name)
                 XCTAssertEqual(failure.bodyText, "gone", name)
+            }
+        }
+    }
+
+    /// Foundation on Linux used to wait forever after a 401 whose challenge names a realm.
+    func authenticationChallenge(_ server: TestServer, _: FaultRoutes) async throws {
+        let challenges = [
+            (401, #"Basic realm="api""#), (401, #"Bearer realm="api", error="invalid_token""#), (401, "Bearer"),
+            (401, #"Digest realm="api", qop="auth", nonce="abc""#), (407, #"Basic realm="proxy""#),
+        ]
+        // A hang would end as a timeout, and fail the scenario, instead of stalling the run.
+        try await with(server, Options(timeout: 10)) { client in
+            for (code, challenge) in challenges {
+                let endpoint = PathEndpoint(path: "status", query: [
+                    .init(name: "code", value: "\(code)"), .init(name: "body", value: "who are you"),
+                    .init(name: "challenge", value: challenge),
+                ])
+                do {
+                    try await client.request(endpoint)
+                    XCTFail("\(name), \(challenge): expected an error")
+                } catch let EndpointKitError.unacceptableStatus(failure) {
+                    XCTAssertEqual(failure.statusCode, code, "\(name), \(challenge)")
+                    XCTAssertEqual(failure.bodyText, "who are you", "\(name), \(challenge)")
+                }
+                let result: Result<Void, any Error> = await withCheckedContinuation { continuation in
+                    client.request(endpoint) { continuation.resume(returning: $0) }
+                }
+                guard case .failure(EndpointKitError.unacceptableStatus(let failure)) = result else {
+                    return XCTFail("\(name), \(challenge), completion API: \(result)")
+                }
+                XCTAssertEqual(failure.statusCode, code, "\(name), \(challenge), completion API")
+                do {
+                    _ = try await client.stream(endpoint)
+                    XCTFail("\(name), \(challenge), stream: expected an error")
+                } catch let EndpointKitError.unacceptableStatus(failure) {
+                    XCTAssertEqual(failure.bodyText, "who are you", "\(name), \(challenge), stream")
+                }
             }
         }
     }

@@ -24,7 +24,8 @@ struct EchoEndpoint: JSONEndpoint {
 struct GetBook: JSONEndpoint {
     typealias Content = Book
     var path = "books/1"
-    func makeRequest() throws -> URLRequest { try URLRequest(.get, path) }
+    var query: [URLQueryItem] = []
+    func makeRequest() throws -> URLRequest { try URLRequest(.get, path, query: query) }
 }
 
 struct ListBooks: JSONEndpoint {

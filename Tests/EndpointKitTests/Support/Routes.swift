@@ -27,6 +27,10 @@ enum Routes {
         Book(id: 2, title: "Solaris", author: .init(name: "Stanisław Lem")),
     ]
 
+    /// `books[0]` as JSON, gzip-compressed and zlib-compressed (Content-Encoding `deflate`).
+    static let gzipBook = "H4sIAAAAAAACA6tWykxRsjLUUSrJLMlJVbJScinNS1XSUUosLcnIL1KyqlbKS8wFibsVJeZlK3ikFiWlFpUo1dYCADC4HQY5AAAA"
+    static let deflateBook = "eJyrVspMUbIy1FEqySzJSVWyUnIpzUtV0lFKLC3JyC9SsqpWykvMBYm7FSXmZSt4pBYlpRaVKNXWAgAARxKH"
+
     static let standard: TestServer.Handler = { request, response in
         let query = request.queryItems
         switch request.path {
@@ -49,8 +53,9 @@ enum Routes {
         case "/status":
             let code = Int(query["code"] ?? "") ?? 500
             let type = query["type"] ?? "text/plain"
+            let challenge = query["challenge"].map { [(code == 407 ? "Proxy-Authenticate" : "WWW-Authenticate", $0)] } ?? []
             try await response.send(
-                status: code, headers: [("Content-Type", type), ("X-Test", "yes")],
+                status: code, headers: [("Content-Type", type), ("X-Test", "yes")] + challenge,
                 body: Data((query["body"] ?? "").utf8))
         case "/problem":
             let body = #"{"type":"about:blank","title":"Invalid title","status":422,"detail":"title is empty"}"#
@@ -77,6 +82,34 @@ enum Routes {
             try await response.send(body: Data("done".utf8))
         case "/loop":
             try await response.send(status: 307, headers: [("Location", "/loop")])
+        case "/gzip", "/deflate":
+            let body = Data(base64Encoded: request.path == "/gzip" ? gzipBook : deflateBook) ?? Data()
+            try await response.send(
+                headers: [("Content-Type", "application/json"), ("Content-Encoding", String(request.path.dropFirst()))],
+                body: body)
+        case "/wire":
+            // Responses as servers really send them, written byte for byte. Each closes its
+            // connection: the server's own HTTP handlers never saw these responses end.
+            let json = #"{"id":1,"title":"Dune","author":{"name":"Frank Herbert"}}"#
+            let length = "Content-Length: \(json.utf8.count)\r\n"
+            let (head, tail) = (json.prefix(10), json.dropFirst(10))
+            let forms = [
+                "close-delimited": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n",
+                "chunked-trailer": "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n",
+                "early-hints": "HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n"
+                    + "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + length,
+                "no-reason": "HTTP/1.1 200 \r\nContent-Type: application/json\r\n" + length,
+            ]
+            guard let form = query["form"], let start = forms[form] else { return try await response.send(status: 400) }
+            let body = form != "chunked-trailer" ? json
+                : String(head.utf8.count, radix: 16) + ";note=first\r\n\(head)\r\n"
+                    + String(tail.utf8.count, radix: 16) + "\r\n\(tail)\r\n0\r\nX-Checksum: 1\r\n\r\n"
+            try await response.raw(start + "Connection: close\r\n\r\n" + body)
+            await response.close()
+        case "/head-length":
+            // A HEAD answer announces the length of a body it does not send.
+            try await response.head(status: 200, headers: [("Content-Length", "1000")])
+            try await response.end()
         case "/redirect":
             let status = Int(query["status"] ?? "") ?? 302
             try await response.send(status: status, headers: [("Location", query["to"] ?? "/echo")])

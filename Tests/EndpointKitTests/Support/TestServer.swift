@@ -171,6 +171,20 @@ final class Responder: Sendable {
         try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
     }
 
+    /// Writes `text` to the socket as it is, past the HTTP encoder: for responses that encoder
+    /// would not produce (informational heads, chunk extensions, trailers, no framing at all).
+    func raw(_ text: String) async throws {
+        let channel = self.channel
+        try await channel.eventLoop.flatSubmit {
+            do {
+                let encoder = try channel.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+                return encoder.writeAndFlush(NIOAny(channel.allocator.buffer(string: text)))
+            } catch {
+                return channel.eventLoop.makeFailedFuture(error)
+            }
+        }.get()
+    }
+
     /// Closes the connection (a FIN), wherever the response is.
     func close() async {
         ended()

@@ -1,0 +1,87 @@
+import EndpointKit
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// HTTP as servers really speak it, beyond what the test server's encoder writes.
+extension ClientScenarios {
+    var wireScenarios: [(String, @Sendable (TestServer, FaultRoutes) async throws -> Void)] {
+        [
+            ("compressed bodies", compressedBodies), ("framing forms", framingForms),
+            ("odd status codes", oddStatusCodes), ("HEAD with a length", headWithALength),
+            ("redirect location forms", redirectLocationForms),
+        ]
+    }
+
+    func compressedBodies(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server, Options(timeout: 10)) { client in
+            for encoding in ["gzip", "deflate"] {
+                let book = try await client.request(GetBook(path: encoding))
+                XCTAssertEqual(book, Routes.books[0], "\(name), \(encoding)")
+            }
+        }
+    }
+
+    func framingForms(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server, Options(timeout: 10)) { client in
+            for form in ["close-delimited", "chunked-trailer", "early-hints", "no-reason"] where !unsupportedForms.contains(form) {
+                do {
+                    let book = try await client.request(GetBook(path: "wire", query: [.init(name: "form", value: form)]))
+                    XCTAssertEqual(book, Routes.books[0], "\(name), \(form)")
+                } catch {
+                    XCTFail("\(name), \(form): \(error)")
+                }
+            }
+        }
+    }
+
+    func oddStatusCodes(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server, Options(timeout: 10)) { client in
+            // Any 2xx is a success, even one without a name.
+            try await client.request(PathEndpoint(path: "status", query: [.init(name: "code", value: "299")]))
+            for code in [418, 451, 499, 599] {
+                do {
+                    try await client.request(PathEndpoint(path: "status", query: [
+                        .init(name: "code", value: "\(code)"), .init(name: "body", value: "odd"),
+                    ]))
+                    XCTFail("\(name), \(code): expected an error")
+                } catch let EndpointKitError.unacceptableStatus(failure) {
+                    XCTAssertEqual(failure.statusCode, code, name)
+                    XCTAssertEqual(failure.bodyText, "odd", name)
+                }
+            }
+        }
+    }
+
+    func headWithALength(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server, Options(timeout: 10)) { client in
+            for _ in 0..<3 {
+                try await client.request(PathEndpoint(method: .head, path: "head-length"))
+            }
+            // The connection is still usable afterwards.
+            let book = try await client.request(GetBook())
+            XCTAssertEqual(book, Routes.books[0], name)
+        }
+    }
+
+    func redirectLocationForms(_ server: TestServer, _: FaultRoutes) async throws {
+        let host = "127.0.0.1:\(server.port)"
+        try await with(server, Options(timeout: 10)) { client in
+            for location in ["books/1", "/books/1", "./books/1?x=1", "//\(host)/books/1", "http://\(host)/books/1#top"] {
+                for status in [301, 302, 303, 307, 308] {
+                    do {
+                        let book = try await client.request(GetBook(path: "redirect", query: [
+                            .init(name: "to", value: location), .init(name: "status", value: "\(status)"),
+                        ]))
+                        XCTAssertEqual(book, Routes.books[0], "\(name), \(status) to \(location)")
+                    } catch {
+                        XCTFail("\(name), \(status) to \(location): \(error)")
+                    }
+                }
+            }
+        }
+    }
+}
