@@ -96,6 +96,24 @@ enum Latency {
         try await httpClient.shutdown()
     }
 
+    static func hammer(client name: String, baseURL: URL, seconds: Double, concurrency: Int) async throws {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let ahcClient = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
+        guard let contender = contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
+            .first(where: { $0.name.lowercased().hasPrefix(name.lowercased()) })
+        else { return print("no client named \(name)") }
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let cpu0 = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        let cell = try await measure(contender, path: "json", concurrency: concurrency, seconds: seconds)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let cpu1 = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        print(String(format: "%@: %.0f req/s, %.1f µs CPU per request (server included)", contender.name, cell.requestsPerSecond, (cpu1 - cpu0) / (cell.requestsPerSecond * seconds) * 1e6))
+        try await httpClient.shutdown()
+    }
+
     static func run(baseURL: URL, seconds: Double) async throws {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64

@@ -24,6 +24,10 @@ if arguments.count == 4, arguments[1] == "loop", let count = Int(arguments[3]) {
     try await Latency.loop(client: arguments[2], baseURL: server.baseURL, count: count)
     exit(0)
 }
+if arguments.count == 5, arguments[1] == "hammer", let seconds = Double(arguments[3]), let concurrency = Int(arguments[4]) {
+    try await Latency.hammer(client: arguments[2], baseURL: server.baseURL, seconds: seconds, concurrency: concurrency)
+    exit(0)
+}
 if arguments.count >= 2, arguments[1] == "latency" {
     try await Latency.run(baseURL: server.baseURL, seconds: 3)
     exit(0)

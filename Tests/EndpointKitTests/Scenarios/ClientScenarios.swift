@@ -24,8 +24,11 @@ struct ClientScenarios: Sendable {
     let makeClient: MakeClient
     /// Shuts a client down once a scenario is done with it.
     let close: @Sendable (any Client) async -> Void
-    /// Response forms of ``framingForms(_:_:)`` the client cannot take (and why, at the caller).
-    var unsupportedForms: Set<String> = []
+    /// Response forms of ``framingForms(_:_:)`` the client cannot read: the call must fail with
+    /// a transport error instead (the caller says why).
+    var unreadableForms: Set<String> = []
+    /// Response forms that kill the process inside the client's HTTP stack, so are not sent.
+    var fatalForms: Set<String> = []
 
     /// Every scenario, by name.
     var all: [(String, @Sendable (TestServer, FaultRoutes) async throws -> Void)] {

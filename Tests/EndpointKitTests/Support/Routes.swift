@@ -95,16 +95,23 @@ enum Routes {
             let (head, tail) = (json.prefix(10), json.dropFirst(10))
             let forms = [
                 "close-delimited": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n",
+                "http-1.0": "HTTP/1.0 200 OK\r\nServer: SimpleHTTP/0.6\r\nContent-type: application/json\r\n",
                 "chunked-trailer": "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n",
                 "early-hints": "HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n"
                     + "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + length,
                 "no-reason": "HTTP/1.1 200 \r\nContent-Type: application/json\r\n" + length,
+                "utf8-header": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Author: Stanisław Lem\r\n" + length,
+                "latin1-header": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Disposition: attachment; filename=\"caf\u{FFFD}.json\"\r\n" + length,
             ]
             guard let form = query["form"], let start = forms[form] else { return try await response.send(status: 400) }
             let body = form != "chunked-trailer" ? json
                 : String(head.utf8.count, radix: 16) + ";note=first\r\n\(head)\r\n"
                     + String(tail.utf8.count, radix: 16) + "\r\n\(tail)\r\n0\r\nX-Checksum: 1\r\n\r\n"
-            try await response.raw(start + "Connection: close\r\n\r\n" + body)
+            var bytes = Data((start + "Connection: close\r\n\r\n" + body).utf8)
+            if form == "latin1-header", let mark = bytes.range(of: Data("\u{FFFD}".utf8)) {
+                bytes.replaceSubrange(mark, with: [0xE9])  // é in Latin-1: not UTF-8
+            }
+            try await response.raw(bytes)
             await response.close()
         case "/head-length":
             // A HEAD answer announces the length of a body it does not send.

@@ -174,11 +174,16 @@ final class Responder: Sendable {
     /// Writes `text` to the socket as it is, past the HTTP encoder: for responses that encoder
     /// would not produce (informational heads, chunk extensions, trailers, no framing at all).
     func raw(_ text: String) async throws {
+        try await raw(Data(text.utf8))
+    }
+
+    /// Writes `bytes` to the socket as they are; see ``raw(_:)-(String)``.
+    func raw(_ bytes: Data) async throws {
         let channel = self.channel
         try await channel.eventLoop.flatSubmit {
             do {
                 let encoder = try channel.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
-                return encoder.writeAndFlush(NIOAny(channel.allocator.buffer(string: text)))
+                return encoder.writeAndFlush(NIOAny(channel.allocator.buffer(bytes: bytes)))
             } catch {
                 return channel.eventLoop.makeFailedFuture(error)
             }
