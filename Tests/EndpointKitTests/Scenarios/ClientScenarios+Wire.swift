@@ -12,7 +12,7 @@ extension ClientScenarios {
         [
             ("compressed bodies", compressedBodies), ("framing forms", framingForms),
             ("odd status codes", oddStatusCodes), ("HEAD with a length", headWithALength),
-            ("redirect location forms", redirectLocationForms),
+            ("redirect location forms", redirectLocationForms), ("an upload refused early", uploadRefusedEarly),
         ]
     }
 
@@ -86,6 +86,31 @@ extension ClientScenarios {
                         XCTAssertEqual(book, Routes.books[0], "\(name), \(status) to \(location)")
                     } catch {
                         XCTFail("\(name), \(status) to \(location): \(error)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// A proxy refusing a large upload answers 413 before the body has arrived; the call ends
+    /// with that answer. When the server also closes at once, the upload may break first, so
+    /// a transport failure is acceptable there, but never a hang.
+    func uploadRefusedEarly(_ server: TestServer, _: FaultRoutes) async throws {
+        let payload = Data(repeating: 0x61, count: 32 << 20)
+        try await with(server, Options(timeout: 20)) { client in
+            for closing in [false, true] {
+                let query = closing ? "?close=1" : ""
+                for body in [UploadEndpointBody.data(payload), .stream { InputStream(data: payload) }] {
+                    do {
+                        _ = try await client.upload(Upload(path: "early" + query, body: body))
+                        XCTFail("\(name), early 413 \(query): expected an error")
+                    } catch let EndpointKitError.unacceptableStatus(failure) {
+                        XCTAssertEqual(failure.statusCode, 413, name)
+                        XCTAssertEqual(failure.bodyText, "too large", name)
+                    } catch EndpointKitError.transportFailed where closing {
+                        // The connection broke under the upload before the answer was read.
+                    } catch {
+                        XCTFail("\(name), early 413 \(query): \(error)")
                     }
                 }
             }

@@ -113,6 +113,11 @@ enum Routes {
             }
             try await response.raw(bytes)
             await response.close()
+        case "/early":
+            // 413 before the upload has arrived, then (with `close`) the connection closed at once.
+            try await response.send(
+                status: 413, headers: [("Content-Type", "text/plain"), ("Connection", "close")], body: Data("too large".utf8))
+            if query["close"] != nil { await response.close() }
         case "/head-length":
             // A HEAD answer announces the length of a body it does not send.
             try await response.head(status: 200, headers: [("Content-Length", "1000")])

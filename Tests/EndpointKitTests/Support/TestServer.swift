@@ -221,6 +221,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let handler: TestServer.Handler
     private var head: HTTPRequestHead?
     private var body = Data()
+    /// The request was answered at its head (paths under `/early`); its body is dropped.
+    private var answeredEarly = false
     private let inFlight = Guarded(InFlight())
 
     init(server: TestServer, handler: @escaping TestServer.Handler) {
@@ -235,10 +237,18 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             body = Data()
             let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
             inFlight.withLock { $0.path = path }
+            answeredEarly = path.hasPrefix("/early")
+            if answeredEarly {
+                // As a proxy refusing an upload does: answer before the body has arrived.
+                let request = ReceivedRequest(method: head.method.rawValue, uri: head.uri, headers: head.headers, body: Data())
+                server.log.withLock { $0.requests.append(request) }
+                run(request, on: context.channel)
+            }
         case .body(var buffer):
+            if answeredEarly { return }
             body.append(contentsOf: buffer.readBytes(length: buffer.readableBytes) ?? [])
         case .end:
-            guard let head else { return }
+            guard let head, !answeredEarly else { return }
             let request = ReceivedRequest(method: head.method.rawValue, uri: head.uri, headers: head.headers, body: body)
             server.log.withLock { $0.requests.append(request) }
             run(request, on: context.channel)
