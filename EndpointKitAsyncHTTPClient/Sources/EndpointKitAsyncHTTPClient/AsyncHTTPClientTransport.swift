@@ -4,6 +4,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOFoundationCompat
+import NIOHTTP1
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -36,9 +37,8 @@ struct AsyncHTTPClientTransport: Transport {
     func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
         guard let url = outgoing.request.url else { throw EndpointKitError.invalidURL("<no URL>") }
         do {
-            let request = try makeRequest(outgoing, url: url, progress: nil)
             let response = try await Self.within(timeout, url: url) {
-                try await httpClient.execute(request, deadline: .distantFuture)
+                try await execute(outgoing, url: url, progress: nil)
             }
             let head = try Self.head(of: response, url: url)
             let body = BodyReader(response.body)
@@ -82,8 +82,7 @@ struct AsyncHTTPClientTransport: Transport {
         var handle: FileHandle?
         var pending = Data()
         do {
-            let request = try makeRequest(outgoing, url: url, progress: progress)
-            let response = try await httpClient.execute(request, deadline: .distantFuture)
+            let response = try await execute(outgoing, url: url, progress: progress)
             let head = try Self.head(of: response, url: url)
             let expected = Self.expectedLength(of: response)
             var received: Int64 = 0
@@ -136,6 +135,33 @@ struct AsyncHTTPClientTransport: Transport {
             file?.failed()
             throw Self.translate(error, url: url)
         }
+    }
+
+    /// Sends the request and waits for the response head. An idempotent request whose
+    /// connection closed or reset before any answer (typically a pooled connection the server
+    /// had just dropped as idle, as servers with short keep-alive timeouts do) is sent once more
+    /// on a fresh connection, as RFC 9110 (9.2.2) allows and libcurl and browsers do.
+    private func execute(
+        _ outgoing: Outgoing, url: URL, progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> HTTPClientResponse {
+        do {
+            return try await httpClient.execute(makeRequest(outgoing, url: url, progress: progress), deadline: .distantFuture)
+        } catch where Self.closedBeforeAnswering(error) && Self.idempotent(outgoing) && !Task.isCancelled {
+            return try await httpClient.execute(makeRequest(outgoing, url: url, progress: progress), deadline: .distantFuture)
+        }
+    }
+
+    private static func idempotent(_ outgoing: Outgoing) -> Bool {
+        ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"].contains(outgoing.request.httpMethod?.uppercased() ?? "GET")
+    }
+
+    /// Whether `error` says the connection closed or reset before any response arrived.
+    private static func closedBeforeAnswering(_ error: any Error) -> Bool {
+        if let error = error as? HTTPClientError { return error == .remoteConnectionClosed }
+        if let error = error as? HTTPParserError { return error == .invalidEOFState }
+        if let error = error as? ChannelError { return error == .ioOnClosedChannel || error == .eof }
+        if let error = error as? IOError { return [ECONNRESET, EPIPE].contains(error.errnoCode) }
+        return false
     }
 
     private func makeRequest(
@@ -220,6 +246,8 @@ struct AsyncHTTPClientTransport: Transport {
         let text = String(describing: error).lowercased()
         let code: URLError.Code
         if let error = error as? HTTPClientError, error == .remoteConnectionClosed {
+            code = .networkConnectionLost
+        } else if let error = error as? HTTPParserError, error == .invalidEOFState {
             code = .networkConnectionLost
         } else if let error = error as? HTTPClientError, error == .connectTimeout || error == .readTimeout || error == .deadlineExceeded {
             code = .timedOut

@@ -13,6 +13,7 @@ extension ClientScenarios {
             ("compressed bodies", compressedBodies), ("framing forms", framingForms),
             ("odd status codes", oddStatusCodes), ("HEAD with a length", headWithALength),
             ("redirect location forms", redirectLocationForms), ("an upload refused early", uploadRefusedEarly),
+            ("idle connections closed by the server", idleConnectionsClosed),
         ]
     }
 
@@ -114,6 +115,23 @@ extension ClientScenarios {
                     }
                 }
             }
+        }
+    }
+
+    /// A server that closes idle keep-alive connections soon (30 ms here): the next call, sent
+    /// before, at or after that close, still succeeds on a fresh connection.
+    func idleConnectionsClosed(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server, Options(timeout: 10)) { client in
+            var failures: [String] = []
+            for attempt in 0..<60 {
+                do {
+                    _ = try await client.request(GetBook(path: "idle-close"))
+                } catch {
+                    failures.append("\(attempt): \(error)")
+                }
+                try await Task.sleep(nanoseconds: UInt64(20_000_000 + attempt % 20 * 1_000_000))
+            }
+            XCTAssertEqual(failures, [], name)
         }
     }
 }

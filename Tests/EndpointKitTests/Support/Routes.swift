@@ -113,6 +113,12 @@ enum Routes {
             }
             try await response.raw(bytes)
             await response.close()
+        case "/idle-close":
+            // Keep-alive, but the connection is closed after 30 ms idle, as servers with a
+            // short keep-alive timeout do.
+            try await response.sendJSON(books[0])
+            try await Task.sleep(nanoseconds: 30_000_000)
+            await response.closeIfIdle()
         case "/early":
             // 413 before the upload has arrived, then (with `close`) the connection closed at once.
             try await response.send(

@@ -132,10 +132,19 @@ struct ReceivedRequest: Sendable {
 final class Responder: Sendable {
     let channel: any Channel
     private let ended: @Sendable () -> Void
+    private let isIdle: @Sendable () -> Bool
 
-    init(channel: any Channel, ended: @escaping @Sendable () -> Void) {
+    init(channel: any Channel, ended: @escaping @Sendable () -> Void, isIdle: @escaping @Sendable () -> Bool = { true }) {
         self.channel = channel
         self.ended = ended
+        self.isIdle = isIdle
+    }
+
+    /// Closes the connection unless another request has started on it: what a server does
+    /// when its keep-alive timeout ends. Checked on the event loop, where requests are read.
+    func closeIfIdle() async {
+        let (channel, isIdle) = (self.channel, self.isIdle)
+        try? await channel.eventLoop.submit { if isIdle() { channel.close(promise: nil) } }.get()
     }
 
     func send(
@@ -260,6 +269,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let handler = self.handler
         let responder = Responder(channel: channel) {
             inFlight.withLock { $0 = InFlight() }
+        } isIdle: {
+            inFlight.withLock { $0.path == nil }
         }
         inFlight.withLock { $0.path = request.path }
         let task = Task {
