@@ -97,10 +97,13 @@ public final class AsyncHTTPClientClient: Client {
     }
 
     /// The configuration of an owned `HTTPClient`: EndpointKit follows redirects, bodies are
-    /// decompressed, and up to 1,024 connections per host are kept.
+    /// decompressed, up to 1,024 connections per host are kept, and a connection silent for
+    /// 60 s fails the call (`URLError.timedOut`), as `URLSession`'s default idle timeout does,
+    /// so a server that never answers cannot hang a call that has no `timeout`.
     public static var configuration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: .enabled(limit: .none))
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1024
+        configuration.timeout.read = .seconds(60)
         return configuration
     }
 

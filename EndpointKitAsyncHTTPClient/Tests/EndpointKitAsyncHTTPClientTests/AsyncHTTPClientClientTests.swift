@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import EndpointKit
 import XCTest
 
@@ -32,6 +33,30 @@ final class AsyncHTTPClientClientTests: XCTestCase {
             XCTFail("expected an error")
         } catch EndpointKitError.clientInvalidated {}
         try await client.shutdown()
+        await server.shutdown()
+    }
+
+    /// With no `timeout`, a server that never answers still cannot hang a call: the owned
+    /// client's configuration has URLSession's 60 s idle limit. Here a borrowed `HTTPClient`
+    /// with that configuration, shortened, shows the failure it gives.
+    func testASilentServerFailsTheCallAtTheIdleLimit() async throws {
+        XCTAssertEqual(AsyncHTTPClientClient.configuration.timeout.read, .seconds(60))
+        let faults = FaultRoutes()
+        let server = try await TestServer.start(faults.handler)
+        var configuration = AsyncHTTPClientClient.configuration
+        configuration.timeout.read = .milliseconds(300)
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let client = AsyncHTTPClientClient(baseURL: server.baseURL, httpClient: httpClient)
+        for path in ["stall", "stall-body"] {
+            do {
+                try await client.request(PathEndpoint(path: path))
+                XCTFail("\(path): expected an error")
+            } catch EndpointKitError.transportFailed(_, let underlying) {
+                XCTAssertEqual((underlying as? URLError)?.code, .timedOut, "\(path): \(underlying)")
+            }
+        }
+        try await client.shutdown()
+        try await httpClient.shutdown()
         await server.shutdown()
     }
 
