@@ -172,8 +172,10 @@ struct AsyncHTTPClientTransport: Transport {
         for (name, value) in outgoing.request.allHTTPHeaderFields ?? [:] {
             request.headers.add(name: name, value: value)
         }
-        if !request.headers.contains(name: "Accept-Encoding") {
-            request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        // What URLSession sends unless told otherwise; some APIs (GitHub's among them) refuse a
+        // request without a User-Agent.
+        for (name, value) in Self.defaultHeaders where !request.headers.contains(name: name) {
+            request.headers.add(name: name, value: value)
         }
         let makeStream: (@Sendable () throws -> InputStream)?
         switch outgoing.body {
@@ -211,6 +213,10 @@ struct AsyncHTTPClientTransport: Transport {
         }
         return request
     }
+
+    private static let defaultHeaders = [
+        ("Accept-Encoding", "gzip, deflate"), ("Accept", "*/*"), ("User-Agent", "EndpointKit (AsyncHTTPClient)"),
+    ]
 
     private static func head(of response: HTTPClientResponse, url: URL) throws -> HTTPURLResponse {
         var fields: [String: String] = [:]

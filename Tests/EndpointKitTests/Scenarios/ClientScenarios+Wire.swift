@@ -14,6 +14,7 @@ extension ClientScenarios {
             ("odd status codes", oddStatusCodes), ("HEAD with a length", headWithALength),
             ("redirect location forms", redirectLocationForms), ("an upload refused early", uploadRefusedEarly),
             ("idle connections closed by the server", idleConnectionsClosed),
+            ("default request headers", defaultRequestHeaders),
         ]
     }
 
@@ -132,6 +133,19 @@ extension ClientScenarios {
                 try await Task.sleep(nanoseconds: UInt64(20_000_000 + attempt % 20 * 1_000_000))
             }
             XCTAssertEqual(failures, [], name)
+        }
+    }
+
+    /// Some APIs refuse a request without a User-Agent; both clients send one, and `Accept`,
+    /// unless the request sets its own.
+    func defaultRequestHeaders(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            let echo = try await client.request(EchoEndpoint())
+            XCTAssertFalse(echo.headers["user-agent", default: ""].isEmpty, "\(name): \(echo.headers)")
+            XCTAssertEqual(echo.headers["accept"], "*/*", name)
+            let own = try await client.request(EchoEndpoint(headers: ["User-Agent": "mine/1.0", "Accept": "application/json"]))
+            XCTAssertEqual(own.headers["user-agent"], "mine/1.0", name)
+            XCTAssertEqual(own.headers["accept"], "application/json", name)
         }
     }
 }
