@@ -39,7 +39,10 @@ final class FaultRoutes: Sendable {
             case "/auth":
                 let token = validToken.withLock { $0 }
                 guard request.header("Authorization") == "Bearer \(token)" else {
-                    return try await response.send(status: 401, body: Data("expired".utf8))
+                    // As OAuth servers answer (RFC 6750): a challenge naming a realm.
+                    return try await response.send(
+                        status: 401, headers: [("WWW-Authenticate", #"Bearer realm="api", error="invalid_token""#)],
+                        body: Data("expired".utf8))
                 }
                 try await response.sendJSON(["attempt": seen, "received": request.body.count])
             case "/stall":
