@@ -146,13 +146,11 @@ struct AsyncHTTPClientTransport: Transport {
     ) async throws -> HTTPClientResponse {
         do {
             return try await httpClient.execute(makeRequest(outgoing, url: url, progress: progress), deadline: .distantFuture)
-        } catch where Self.closedBeforeAnswering(error) && Self.idempotent(outgoing) && !Task.isCancelled {
+        } catch where Self.closedBeforeAnswering(error) && EndpointKit.HTTPMethod(outgoing.request.httpMethod ?? "GET").isIdempotent
+            && !Task.isCancelled
+        {
             return try await httpClient.execute(makeRequest(outgoing, url: url, progress: progress), deadline: .distantFuture)
         }
-    }
-
-    private static func idempotent(_ outgoing: Outgoing) -> Bool {
-        ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"].contains(outgoing.request.httpMethod?.uppercased() ?? "GET")
     }
 
     /// Whether `error` says the connection closed or reset before any response arrived.
