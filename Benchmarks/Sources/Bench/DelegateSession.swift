@@ -6,40 +6,43 @@ import Foundation
 
 /// Raw URLSession the way any client that needs progress, size limits or streaming must use
 /// it: a session delegate that gathers each task's chunks. A baseline for the delegate's cost.
-final class DelegateSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var bodies: [Int: Data] = [:]
-    private var waiting: [Int: CheckedContinuation<Data, any Error>] = [:]
-    private(set) var session: URLSession!
+struct DelegateSession: Sendable {
+    private let gatherer = Gatherer()
+    private let session: URLSession
 
-    override init() {
-        super.init()
+    init() {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        session = URLSession(configuration: .endpointKitDefault, delegate: self, delegateQueue: queue)
+        session = URLSession(configuration: .endpointKitDefault, delegate: gatherer, delegateQueue: queue)
     }
 
     func data(from url: URL) async throws -> Data {
         try await withCheckedThrowingContinuation { continuation in
             let task = session.dataTask(with: url)
-            lock.lock()
-            waiting[task.taskIdentifier] = continuation
-            lock.unlock()
+            gatherer.state.update { $0.waiting[task.taskIdentifier] = continuation }
             task.resume()
         }
     }
+}
+
+/// The session delegate: each task's chunks, and who waits for them.
+private final class Gatherer: NSObject, URLSessionDataDelegate, Sendable {
+    struct State {
+        var bodies: [Int: Data] = [:]
+        var waiting: [Int: CheckedContinuation<Data, any Error>] = [:]
+    }
+
+    let state = Box(State())
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        bodies[dataTask.taskIdentifier, default: Data()].append(data)
-        lock.unlock()
+        state.update { $0.bodies[dataTask.taskIdentifier, default: Data()].append(data) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        lock.lock()
-        let body = bodies.removeValue(forKey: task.taskIdentifier) ?? Data()
-        let continuation = waiting.removeValue(forKey: task.taskIdentifier)
-        lock.unlock()
-        if let error { continuation?.resume(throwing: error) } else { continuation?.resume(returning: body) }
+        var taken: (Data, CheckedContinuation<Data, any Error>?) = (Data(), nil)
+        state.update { state in
+            taken = (state.bodies.removeValue(forKey: task.taskIdentifier) ?? Data(), state.waiting.removeValue(forKey: task.taskIdentifier))
+        }
+        if let error { taken.1?.resume(throwing: error) } else { taken.1?.resume(returning: taken.0) }
     }
 }

@@ -98,10 +98,9 @@ enum MemoryScenario: String, CaseIterable {
             let (data, _) = try await session.data(from: url)
             precondition(data.count == bytes)
         case .rawDelegateDiscard:
-            let done = DiscardingDelegate()
-            let delegated = URLSession(configuration: .endpointKitDefault, delegate: done, delegateQueue: nil)
             await withCheckedContinuation { continuation in
-                done.onComplete = { continuation.resume() }
+                let done = DiscardingDelegate { continuation.resume() }
+                let delegated = URLSession(configuration: .endpointKitDefault, delegate: done, delegateQueue: nil)
                 delegated.dataTask(with: url).resume()
             }
         }
@@ -125,8 +124,9 @@ enum MemoryScenario: String, CaseIterable {
 }
 
 /// A raw delegate that only counts chunks: what any delegate-based consumer costs in memory.
-final class DiscardingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    nonisolated(unsafe) var onComplete: () -> Void = {}
+final class DiscardingDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private let onComplete: @Sendable () -> Void
+    init(onComplete: @escaping @Sendable () -> Void) { self.onComplete = onComplete }
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {}
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) { onComplete() }
 }

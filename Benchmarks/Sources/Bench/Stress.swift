@@ -70,7 +70,9 @@ enum Stress {
     }
 }
 
-/// A locked value, for the benchmark's counters.
+/// A locked value: the benchmark's one holder of shared mutable state.
+///
+/// `@unchecked Sendable` is sound because `stored` is only read or written while `lock` is held.
 final class Box<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: Value
