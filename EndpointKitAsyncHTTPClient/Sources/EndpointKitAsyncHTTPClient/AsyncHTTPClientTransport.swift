@@ -171,7 +171,8 @@ struct AsyncHTTPClientTransport: Transport {
             request.headers.add(name: name, value: value)
         }
         // What URLSession sends unless told otherwise; some APIs (GitHub's among them) refuse a
-        // request without a User-Agent.
+        // request without a User-Agent. Not `Accept-Encoding`: an `HTTPClient` that decompresses
+        // asks for gzip itself, and one that does not could not read the answer.
         for (name, value) in Self.defaultHeaders where !request.headers.contains(name: name) {
             request.headers.add(name: name, value: value)
         }
@@ -212,9 +213,7 @@ struct AsyncHTTPClientTransport: Transport {
         return request
     }
 
-    private static let defaultHeaders = [
-        ("Accept-Encoding", "gzip, deflate"), ("Accept", "*/*"), ("User-Agent", "EndpointKit (AsyncHTTPClient)"),
-    ]
+    private static let defaultHeaders = [("Accept", "*/*"), ("User-Agent", "EndpointKit (AsyncHTTPClient)")]
 
     private static func head(of response: HTTPClientResponse, url: URL) throws -> HTTPURLResponse {
         var fields: [String: String] = [:]

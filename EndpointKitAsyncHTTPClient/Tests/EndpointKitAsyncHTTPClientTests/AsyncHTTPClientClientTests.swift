@@ -60,6 +60,33 @@ final class AsyncHTTPClientClientTests: XCTestCase {
         await server.shutdown()
     }
 
+    /// A borrowed `HTTPClient` that does not decompress (AsyncHTTPClient's default, and
+    /// `HTTPClient.shared`'s) must not be sent `Accept-Encoding: gzip`: the server would answer
+    /// with a body nobody decodes. One that decompresses asks for it itself.
+    func testABorrowedClientOnlyAsksForCompressionItCanRead() async throws {
+        let server = try await TestServer.start(Routes.standard)
+        for decompression in [HTTPClient.Decompression.disabled, .enabled(limit: .none)] {
+            let httpClient = HTTPClient(
+                eventLoopGroupProvider: .singleton, configuration: .init(decompression: decompression))
+            let client = AsyncHTTPClientClient(baseURL: server.baseURL, httpClient: httpClient)
+            do {
+                let book = try await client.request(GetBook(path: "negotiated"))
+                XCTAssertEqual(book, Routes.books[0], "\(decompression)")
+                let echo = try await client.request(EchoEndpoint())
+                if case .disabled = decompression {
+                    XCTAssertNil(echo.headers["accept-encoding"])
+                } else {
+                    XCTAssertEqual(echo.headers["accept-encoding"], "deflate, gzip")
+                }
+            } catch {
+                XCTFail("\(decompression): \(error)")
+            }
+            try await client.shutdown()
+            try await httpClient.shutdown()
+        }
+        await server.shutdown()
+    }
+
     /// Back-pressure: a fast 256 MB stream read slowly keeps memory flat, because the body is
     /// read from the connection only as the reader asks.
     func testASlowReaderOfAFastStreamKeepsMemoryFlat() async throws {

@@ -20,7 +20,7 @@ extension ClientScenarios {
 
     func compressedBodies(_ server: TestServer, _: FaultRoutes) async throws {
         try await with(server, Options(timeout: 10)) { client in
-            for encoding in ["gzip", "deflate"] {
+            for encoding in ["gzip", "deflate", "negotiated"] {
                 let book = try await client.request(GetBook(path: encoding))
                 XCTAssertEqual(book, Routes.books[0], "\(name), \(encoding)")
             }

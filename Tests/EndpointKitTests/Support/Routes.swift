@@ -1,4 +1,5 @@
 import Foundation
+import NIOHTTP1
 
 /// What `/echo` answers: the request as the server saw it.
 struct Echo: Codable, Sendable, Equatable {
@@ -82,6 +83,16 @@ enum Routes {
             try await response.send(body: Data("done".utf8))
         case "/loop":
             try await response.send(status: 307, headers: [("Location", "/loop")])
+        case "/negotiated":
+            // As most servers do: compressed only when the request says it can read gzip.
+            let accepted = request.headers.first(name: "Accept-Encoding") ?? ""
+            if accepted.lowercased().contains("gzip") {
+                try await response.send(
+                    headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")],
+                    body: Data(base64Encoded: gzipBook) ?? Data())
+            } else {
+                try await response.sendJSON(books[0])
+            }
         case "/gzip", "/deflate":
             let body = Data(base64Encoded: request.path == "/gzip" ? gzipBook : deflateBook) ?? Data()
             try await response.send(
