@@ -56,6 +56,10 @@ public final class AsyncHTTPClientClient: Client {
     ///   - tlsConfiguration: TLS for `https` calls of an owned `HTTPClient` and for every `wss`
     ///     WebSocket; the system's trust roots by default. (A borrowed `HTTPClient` keeps its own
     ///     TLS settings for HTTP calls.)
+    ///   - cookieStorage: Where cookies that responses set are kept and taken from for later
+    ///     requests (and redirects); `nil`, the default, keeps none. Pass `.shared` to keep them
+    ///     as `URLSessionClient` does. A server acting for many users should keep one storage
+    ///     per user, or none.
     public init(
         requestAdapter: any RequestAdapter,
         httpClient: HTTPClient? = nil,
@@ -64,7 +68,8 @@ public final class AsyncHTTPClientClient: Client {
         retryPolicy: RetryPolicy = .none,
         timeout: TimeInterval? = nil,
         maximumBodySize: Int = 100 << 20,
-        tlsConfiguration: TLSConfiguration? = nil
+        tlsConfiguration: TLSConfiguration? = nil,
+        cookieStorage: HTTPCookieStorage? = nil
     ) {
         var configuration = Self.configuration
         configuration.tlsConfiguration = tlsConfiguration
@@ -76,10 +81,11 @@ public final class AsyncHTTPClientClient: Client {
         self.pipeline = Pipeline(
             requestAdapter: requestAdapter, responseObserver: responseObserver, retryPolicy: retryPolicy,
             timeout: timeout, maximumBodySize: maximumBodySize,
-            transport: GuardedTransport(isShutDown: isShutDown, transport: AsyncHTTPClientTransport(httpClient: client)))
+            transport: GuardedTransport(isShutDown: isShutDown, transport: AsyncHTTPClientTransport(httpClient: client, cookieStorage: cookieStorage)))
     }
 
-    /// Creates a client whose requests are resolved against `baseURL`.
+    /// Creates a client whose requests are resolved against `baseURL`; the other parameters are
+    /// those of ``init(requestAdapter:httpClient:completionQueue:responseObserver:retryPolicy:timeout:maximumBodySize:tlsConfiguration:cookieStorage:)``.
     public convenience init(
         baseURL: URL,
         httpClient: HTTPClient? = nil,
@@ -88,12 +94,14 @@ public final class AsyncHTTPClientClient: Client {
         retryPolicy: RetryPolicy = .none,
         timeout: TimeInterval? = nil,
         maximumBodySize: Int = 100 << 20,
-        tlsConfiguration: TLSConfiguration? = nil
+        tlsConfiguration: TLSConfiguration? = nil,
+        cookieStorage: HTTPCookieStorage? = nil
     ) {
         self.init(
             requestAdapter: BaseRequestAdapter(baseURL: baseURL), httpClient: httpClient,
             completionQueue: completionQueue, responseObserver: responseObserver, retryPolicy: retryPolicy,
-            timeout: timeout, maximumBodySize: maximumBodySize, tlsConfiguration: tlsConfiguration)
+            timeout: timeout, maximumBodySize: maximumBodySize, tlsConfiguration: tlsConfiguration,
+            cookieStorage: cookieStorage)
     }
 
     /// The configuration of an owned `HTTPClient`: EndpointKit follows redirects, bodies are

@@ -15,6 +15,8 @@ import NIOHTTP1
 /// downloads have real back-pressure.
 struct AsyncHTTPClientTransport: Transport {
     let httpClient: HTTPClient
+    /// Where cookies are kept, if anywhere.
+    let cookieStorage: HTTPCookieStorage?
 
     var followsBodilessRedirects: Bool { false }
 
@@ -41,6 +43,7 @@ struct AsyncHTTPClientTransport: Transport {
                 try await execute(outgoing, url: url, progress: nil)
             }
             let head = try Self.head(of: response, url: url)
+            keepCookies(of: response, from: url)
             let body = BodyReader(response.body)
             let chunks = AsyncThrowingStream<Data, any Error> {
                 do {
@@ -84,6 +87,7 @@ struct AsyncHTTPClientTransport: Transport {
         do {
             let response = try await execute(outgoing, url: url, progress: progress)
             let head = try Self.head(of: response, url: url)
+            keepCookies(of: response, from: url)
             let expected = Self.expectedLength(of: response)
             var received: Int64 = 0
             if var target = file, (200..<300).contains(head.statusCode) {
@@ -176,6 +180,11 @@ struct AsyncHTTPClientTransport: Transport {
         for (name, value) in Self.defaultHeaders where !request.headers.contains(name: name) {
             request.headers.add(name: name, value: value)
         }
+        if let cookieStorage, outgoing.request.httpShouldHandleCookies, !request.headers.contains(name: "Cookie") {
+            for (name, value) in HTTPCookie.requestHeaderFields(with: cookieStorage.cookies(for: url) ?? []) {
+                request.headers.add(name: name, value: value)
+            }
+        }
         let makeStream: (@Sendable () throws -> InputStream)?
         switch outgoing.body {
         case .data(let data): makeStream = { InputStream(data: data) }
@@ -211,6 +220,16 @@ struct AsyncHTTPClientTransport: Transport {
             request.body = .stream(chunks, length: length.map { .known($0) } ?? .unknown)
         }
         return request
+    }
+
+    /// Keeps the cookies `response` sets, one `Set-Cookie` field at a time (joined, their
+    /// `Expires` dates would read as separators).
+    private func keepCookies(of response: HTTPClientResponse, from url: URL) {
+        guard let cookieStorage else { return }
+        let cookies = response.headers["Set-Cookie"].flatMap { field in
+            HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": field], for: url)
+        }
+        if !cookies.isEmpty { cookieStorage.setCookies(cookies, for: url, mainDocumentURL: nil) }
     }
 
     private static let defaultHeaders = [("Accept", "*/*"), ("User-Agent", "EndpointKit (AsyncHTTPClient)")]

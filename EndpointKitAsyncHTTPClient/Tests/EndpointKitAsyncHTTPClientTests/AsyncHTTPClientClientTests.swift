@@ -17,7 +17,7 @@ final class AsyncHTTPClientClientTests: XCTestCase {
             makeClient: { url, options in
                 AsyncHTTPClientClient(
                     baseURL: url, responseObserver: options.observer, retryPolicy: options.retryPolicy,
-                    timeout: options.timeout, maximumBodySize: options.maximumBodySize)
+                    timeout: options.timeout, maximumBodySize: options.maximumBodySize, cookieStorage: .shared)
             },
             close: { try? await ($0 as? AsyncHTTPClientClient)?.shutdown() })
         try await scenarios.runAll()
@@ -84,6 +84,23 @@ final class AsyncHTTPClientClientTests: XCTestCase {
             try await client.shutdown()
             try await httpClient.shutdown()
         }
+        await server.shutdown()
+    }
+
+    /// Without a cookie storage (the default) cookies are neither kept nor sent.
+    func testCookiesAreKeptOnlyWithAStorage() async throws {
+        let server = try await TestServer.start(Routes.standard)
+        let client = AsyncHTTPClientClient(baseURL: server.baseURL)
+        do {
+            let redirected = try await client.request(EchoEndpoint(path: "cookies/set?session=s1"))
+            let later = try await client.request(EchoEndpoint())
+            XCTAssertEqual(redirected.path, "/echo")
+            XCTAssertNil(redirected.headers["cookie"])
+            XCTAssertNil(later.headers["cookie"])
+        } catch {
+            XCTFail("\(error)")
+        }
+        try await client.shutdown()
         await server.shutdown()
     }
 

@@ -127,8 +127,36 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             state.routes[task.taskIdentifier] = route
             return next.request
         }
-        completionHandler(next)
+        #if canImport(FoundationNetworking)
+            completionHandler(next.map { Self.withCookies($0, setBy: response, in: session.configuration) })
+        #else
+            completionHandler(next)
+        #endif
     }
+
+    #if canImport(FoundationNetworking)
+        /// Foundation on Linux sends a redirected request without cookies, even those the
+        /// redirect itself just set (as a login's `302` does): they are added here, as on Darwin.
+        private static func withCookies(
+            _ request: URLRequest, setBy response: HTTPURLResponse, in configuration: URLSessionConfiguration
+        ) -> URLRequest {
+            guard let storage = configuration.httpCookieStorage, configuration.httpShouldSetCookies,
+                request.httpShouldHandleCookies, request.value(forHTTPHeaderField: "Cookie") == nil,
+                let url = request.url
+            else { return request }
+            if let origin = response.url {
+                let fields = response.allHeaderFields.reduce(into: [String: String]()) { fields, field in
+                    if let name = field.key as? String, let value = field.value as? String { fields[name] = value }
+                }
+                storage.setCookies(HTTPCookie.cookies(withResponseHeaderFields: fields, for: origin), for: origin, mainDocumentURL: nil)
+            }
+            var request = request
+            for (name, value) in HTTPCookie.requestHeaderFields(with: storage.cookies(for: url) ?? []) {
+                request.setValue(value, forHTTPHeaderField: name)
+            }
+            return request
+        }
+    #endif
 
     /// Foundation on Linux asks this after a 401 whose `WWW-Authenticate` names a realm (as
     /// `Basic realm="api"` and many `Bearer` challenges do), and then, with no credential to

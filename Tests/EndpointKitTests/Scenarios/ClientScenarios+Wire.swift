@@ -14,8 +14,32 @@ extension ClientScenarios {
             ("odd status codes", oddStatusCodes), ("HEAD with a length", headWithALength),
             ("redirect location forms", redirectLocationForms), ("an upload refused early", uploadRefusedEarly),
             ("idle connections closed by the server", idleConnectionsClosed),
-            ("default request headers", defaultRequestHeaders),
+            ("default request headers", defaultRequestHeaders), ("cookies set on a redirect", cookiesSetOnARedirect),
         ]
+    }
+
+    /// A login's shape (httpbin's `/cookies/set`): a `302` sets two cookies and redirects;
+    /// the redirected request and later calls carry them back. The client keeps cookies in
+    /// `HTTPCookieStorage.shared` (URLSession's default; AsyncHTTPClientClient is given it).
+    func cookiesSetOnARedirect(_ server: TestServer, _: FaultRoutes) async throws {
+        // On Linux the shared storage is also a file: start and end with none for this host.
+        let forget = {
+            for cookie in HTTPCookieStorage.shared.cookies(for: server.baseURL) ?? [] {
+                HTTPCookieStorage.shared.deleteCookie(cookie)
+            }
+        }
+        forget()
+        defer { forget() }
+        try await with(server, Options(timeout: 10)) { client in
+            let query = [URLQueryItem(name: "session", value: "s1"), URLQueryItem(name: "theme", value: "dark")]
+            let redirected = try await client.request(EchoEndpoint(path: "cookies/set", query: query))
+            XCTAssertEqual(redirected.path, "/echo", name)
+            let later = try await client.request(EchoEndpoint())
+            for echo in [redirected, later] {
+                let sent = (echo.headers["cookie"] ?? "").components(separatedBy: "; ").sorted()
+                XCTAssertEqual(sent, ["session=s1", "theme=dark"], name)
+            }
+        }
     }
 
     func compressedBodies(_ server: TestServer, _: FaultRoutes) async throws {

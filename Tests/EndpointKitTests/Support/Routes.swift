@@ -83,6 +83,13 @@ enum Routes {
             try await response.send(body: Data("done".utf8))
         case "/loop":
             try await response.send(status: 307, headers: [("Location", "/loop")])
+        case "/cookies/set":
+            // As httpbin's: each query item becomes a cookie (one Set-Cookie each), then a
+            // redirect to /echo, whose Cookie header shows what the client sent back.
+            let cookies = (request.query ?? "").split(separator: "&").map { item in
+                ("Set-Cookie", "\(item); Path=/; Expires=Wed, 21 Oct 2037 07:28:00 GMT; HttpOnly")
+            }
+            try await response.send(status: 302, headers: [("Location", "/echo")] + cookies)
         case "/negotiated":
             // As most servers do: compressed only when the request says it can read gzip.
             let accepted = request.headers.first(name: "Accept-Encoding") ?? ""
