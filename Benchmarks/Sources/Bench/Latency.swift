@@ -75,6 +75,19 @@ enum Latency {
                 let body = try await response.body.collect(upTo: 16 << 20)
                 precondition(body.readableBytes > 0)
             },
+            // The same, plus the Foundation response the Endpoint API hands to validation,
+            // decoding and the observer: how much of the client's cost is that type alone.
+            Contender(name: "raw AHC + HTTPURLResponse") { path in
+                let address = baseURL.absoluteString + "/" + path
+                let response = try await httpClient.execute(HTTPClientRequest(url: address), timeout: .seconds(30))
+                let body = try await response.body.collect(upTo: 16 << 20)
+                var fields: [String: String] = [:]
+                for header in response.headers { fields[header.name] = header.value }
+                let head = URL(string: address).flatMap { url in
+                    HTTPURLResponse(url: url, statusCode: Int(response.status.code), httpVersion: "HTTP/1.1", headerFields: fields)
+                }
+                precondition(body.readableBytes > 0 && head != nil)
+            },
             Contender(name: "AsyncHTTPClientClient async") { path in
                 let data = try await ahcClient.request(RawBytes(path: path))
                 precondition(!data.isEmpty)
@@ -130,6 +143,7 @@ enum Latency {
                 var delegateBaseline = 0.0
                 var ahcBaseline = 0.0
                 var clientBaseline = 0.0
+                var responseBaseline = 0.0
                 // Rounds alternate between contenders, so drift in the machine's speed during
                 // the run hits every contender alike; each keeps its median round.
                 var rounds: [[Cell]] = Array(repeating: [], count: contenders.count)
@@ -146,12 +160,16 @@ enum Latency {
                     if contender.name.hasSuffix("data delegate") { delegateBaseline = cell.requestsPerSecond }
                     if contender.name == "raw AsyncHTTPClient" { ahcBaseline = cell.requestsPerSecond }
                     if contender.name == "URLSessionClient async" { clientBaseline = cell.requestsPerSecond }
+                    if contender.name.hasSuffix("HTTPURLResponse") { responseBaseline = cell.requestsPerSecond }
                     var versusDelegate = contender.name.hasPrefix("URLSessionClient")
                         ? String(format: "  (%.2f of delegate baseline)", cell.requestsPerSecond / max(delegateBaseline, 1)) : ""
                     if contender.name.hasPrefix("AsyncHTTPClientClient") {
                         let ofRaw = cell.requestsPerSecond / max(ahcBaseline, 1)
                         let ofClient = cell.requestsPerSecond / max(clientBaseline, 1)
-                        versusDelegate = String(format: "  (%.2f of raw AHC %@; %.1fx URLSessionClient)", ofRaw, ofRaw >= 0.9 ? "✓" : "✗", ofClient)
+                        let ofResponse = cell.requestsPerSecond / max(responseBaseline, 1)
+                        versusDelegate = String(
+                            format: "  (%.2f of raw AHC %@, %.2f of raw + response; %.1fx URLSessionClient)",
+                            ofRaw, ofRaw >= 0.9 ? "✓" : "✗", ofResponse, ofClient)
                     }
                     let within = contender.name.hasPrefix("URLSessionClient") ? (ratio >= 0.95 ? " ✓" : " ✗") : ""
                     print(
