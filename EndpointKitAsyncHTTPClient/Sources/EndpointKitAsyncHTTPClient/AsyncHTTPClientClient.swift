@@ -81,7 +81,7 @@ public final class AsyncHTTPClientClient: Client {
         self.pipeline = Pipeline(
             requestAdapter: requestAdapter, responseObserver: responseObserver, retryPolicy: retryPolicy,
             timeout: timeout, maximumBodySize: maximumBodySize,
-            transport: GuardedTransport(isShutDown: isShutDown, transport: AsyncHTTPClientTransport(httpClient: client, cookieStorage: cookieStorage)))
+            transport: GuardedTransport(isShutDown: isShutDown, transport: AsyncHTTPClientTransport(httpClient: client, cookieStorage: cookieStorage, decompresses: httpClient == nil)))
     }
 
     /// Creates a client whose requests are resolved against `baseURL`; the other parameters are
@@ -108,10 +108,20 @@ public final class AsyncHTTPClientClient: Client {
     /// decompressed, up to 1,024 connections per host are kept, and a connection silent for
     /// 60 s fails the call (`URLError.timedOut`), as `URLSession`'s default idle timeout does,
     /// so a server that never answers cannot hang a call that has no `timeout`.
+    ///
+    /// Connecting: a refused connection fails at once (`URLError.cannotConnectToHost`; no
+    /// retried connection attempts, `connectionPool.retryConnectionEstablishment` is `false`),
+    /// and a host that does not answer fails after the connect timeout, 10 s
+    /// (`URLError.timedOut`). To change it, borrow an `HTTPClient` made from this
+    /// configuration with `timeout.connect` set.
     public static var configuration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: .enabled(limit: .none))
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1024
         configuration.timeout.read = .seconds(60)
+        configuration.timeout.connect = .seconds(10)
+        // A refused connection fails the call at once, as libcurl does, instead of being tried
+        // again until the connect timeout: retrying is the RetryPolicy's decision.
+        configuration.connectionPool.retryConnectionEstablishment = false
         return configuration
     }
 

@@ -17,6 +17,9 @@ struct AsyncHTTPClientTransport: Transport {
     let httpClient: HTTPClient
     /// Where cookies are kept, if anywhere.
     let cookieStorage: HTTPCookieStorage?
+    /// Whether the `HTTPClient` is known to decode gzip and deflate bodies (an owned one). A
+    /// borrowed one's configuration cannot be read: its bodies' first bytes are checked instead.
+    let decompresses: Bool
 
     var followsBodilessRedirects: Bool { false }
 
@@ -44,6 +47,7 @@ struct AsyncHTTPClientTransport: Transport {
             }
             let head = try Self.head(of: response, url: url)
             keepCookies(of: response, from: url)
+            _ = try undecodedCoding(of: response, url: url)
             let body = BodyReader(response.body)
             let chunks = AsyncThrowingStream<Data, any Error> {
                 do {
@@ -88,6 +92,7 @@ struct AsyncHTTPClientTransport: Transport {
             let response = try await execute(outgoing, url: url, progress: progress)
             let head = try Self.head(of: response, url: url)
             keepCookies(of: response, from: url)
+            let suspect = try undecodedCoding(of: response, url: url)
             let expected = Self.expectedLength(of: response)
             var received: Int64 = 0
             if var target = file, (200..<300).contains(head.statusCode) {
@@ -98,14 +103,23 @@ struct AsyncHTTPClientTransport: Transport {
             }
             let total = handle == nil ? expected : (DownloadFile.rangeTotal(of: head) ?? expected.map { $0 + received })
             var body = Data()
+            var checked = false
             if handle == nil, progress == nil {
                 // The common case, in one step: each chunk-by-chunk step costs a thread hop.
                 let buffer = try await response.body.collect(upTo: bodyLimit)
                 file?.failed()
-                return ReceivedResponse(response: head, body: Self.data(buffer), fileURL: nil)
+                let body = Self.data(buffer)
+                try check(body, suspect, response, url: url)
+                return ReceivedResponse(response: head, body: body, fileURL: nil)
             }
             for try await buffer in response.body {
+                // A cancel (the task's, or the progress handler's) stops the count and the file here.
+                try Task.checkCancellation()
                 let chunk = Self.data(buffer)
+                if let coding = suspect, !checked {
+                    checked = true
+                    try check(chunk, coding, response, url: url)
+                }
                 if let handle {
                     pending.append(chunk)
                     if pending.count >= 1 << 20 {
@@ -139,6 +153,25 @@ struct AsyncHTTPClientTransport: Transport {
             file?.failed()
             throw Self.translate(error, url: url)
         }
+    }
+
+    /// The coding the body may still be in when this client could not tell whether it was
+    /// decoded (a borrowed `HTTPClient`); throws for a coding it cannot decode at all.
+    private func undecodedCoding(of response: HTTPClientResponse, url: URL) throws -> String? {
+        let header = response.headers[canonicalForm: "Content-Encoding"].joined(separator: ", ")
+        let codings = ContentCoding.codings(in: header)
+        guard !codings.isEmpty else { return nil }
+        // NIO's decompressor decodes one gzip or deflate coding.
+        guard codings.count == 1, ["gzip", "deflate"].contains(codings[0]) else {
+            throw ContentCoding.unsupported(header, url: url, decodable: "gzip and deflate, when its HTTPClient decompresses")
+        }
+        return decompresses ? nil : codings[0]
+    }
+
+    /// Throws when `body`'s first bytes show it is still in `coding`.
+    private func check(_ body: Data, _ coding: String?, _ response: HTTPClientResponse, url: URL) throws {
+        guard let coding, ContentCoding.isStillEncoded(body, as: coding) else { return }
+        throw ContentCoding.unsupported(coding, url: url, decodable: "none: its HTTPClient does not decompress")
     }
 
     /// Sends the request and waits for the response head. An idempotent request whose

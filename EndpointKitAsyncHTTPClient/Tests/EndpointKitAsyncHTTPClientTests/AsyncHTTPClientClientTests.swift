@@ -78,6 +78,19 @@ final class AsyncHTTPClientClientTests: XCTestCase {
                 } else {
                     XCTAssertEqual(echo.headers["accept-encoding"], "deflate, gzip")
                 }
+                // A server that compresses anyway: decoded, or a clear error, never the
+                // compressed bytes handed to decoding.
+                for coding in ["gzip", "deflate"] {
+                    do {
+                        let book = try await client.request(GetBook(path: coding))
+                        XCTAssertEqual(book, Routes.books[0], "\(decompression), \(coding)")
+                        if case .disabled = decompression { XCTFail("\(coding): expected cannotDecodeContentData") }
+                    } catch EndpointKitError.transportFailed(_, let underlying as URLError) {
+                        XCTAssertEqual(underlying.code, .cannotDecodeContentData)
+                        XCTAssertTrue(underlying.localizedDescription.contains("'\(coding)'"), underlying.localizedDescription)
+                        if case .enabled = decompression { XCTFail("\(coding): \(underlying)") }
+                    }
+                }
             } catch {
                 XCTFail("\(decompression): \(error)")
             }
@@ -85,6 +98,30 @@ final class AsyncHTTPClientClientTests: XCTestCase {
             try await httpClient.shutdown()
         }
         await server.shutdown()
+    }
+
+    /// A host that never answers the connection (its SYNs dropped, here by a full accept
+    /// queue) fails at the connect timeout with `URLError.timedOut`.
+    func testAHostThatDoesNotAnswerFailsAtTheConnectTimeout() async throws {
+        XCTAssertEqual(AsyncHTTPClientClient.configuration.timeout.connect, .seconds(10))
+        let blackHole = try BlackHoleListener()
+        defer { blackHole.close() }
+        var configuration = AsyncHTTPClientClient.configuration
+        configuration.timeout.connect = .milliseconds(500)
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let client = AsyncHTTPClientClient(baseURL: blackHole.url, httpClient: httpClient)
+        let started = Date()
+        do {
+            _ = try await client.request(GetBook())
+            XCTFail("expected a timeout")
+        } catch EndpointKitError.transportFailed(_, let underlying) {
+            XCTAssertEqual((underlying as? URLError)?.code, .timedOut, "\(underlying)")
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertGreaterThan(elapsed, 0.4)
+        XCTAssertLessThan(elapsed, 5)
+        try await client.shutdown()
+        try await httpClient.shutdown()
     }
 
     /// Without a cookie storage (the default) cookies are neither kept nor sent.

@@ -20,6 +20,9 @@ final class TransferHandler: Sendable {
         /// costs a system call each.
         var pending = Data()
         var failure: (any Error)?
+        /// The call was ended early (cancelled, timed out, refused): events that are still
+        /// queued for its task are dropped, so no byte is written or counted after that.
+        var stopped = false
         /// The response was complete when Foundation stopped at an authentication challenge.
         var endedAtChallenge = false
         var received: Int64 = 0
@@ -28,6 +31,8 @@ final class TransferHandler: Sendable {
     }
 
     private let state: Locked<State>
+    /// What ``didComplete(error:)`` takes out of the state to finish with.
+    private typealias Taken = (HTTPURLResponse?, Data, DownloadFile?, FileHandle?, Int64)
     /// Writes a download's bytes off the delegate queue, which then only copies them: on Linux
     /// Foundation hands every chunk to that queue as fast as the socket delivers, so any work
     /// done there lets chunks pile up in memory.
@@ -71,35 +76,67 @@ final class TransferHandler: Sendable {
         state.withLock { $0.completion = completion }
     }
 
-    /// Records the task; `false` (and the call is finished as cancelled) if it was cancelled first.
+    /// Records the task; `false` (and the call is finished) if it was cancelled or stopped first.
     func start(_ task: URLSessionTask) -> Bool {
-        let started = state.withLock { $0.lifecycle.start(task) }
-        if !started { finish(.failure(CancellationError())) }
+        let (started, failure) = state.withLock { state in
+            (!state.stopped && state.lifecycle.start(task), state.failure)
+        }
+        if !started { finish(.failure(failure ?? CancellationError())) }
         return started
     }
 
-    /// Cancels the call; safe from any thread, at any time, any number of times.
+    /// Cancels the call at once; safe from any thread, at any time, any number of times.
     func cancel() {
-        if let task = state.withLock({ $0.lifecycle.cancel() }) {
-            delegate.cancel(task)
-        }
+        stop(CancellationError(), cancelling: true)
     }
 
-    /// Stops the task and ends the call with `error` (a timeout), unless it ended already.
+    /// Ends the call with `error` (a timeout, a refused response) at once, unless it ended already.
     func fail(_ error: any Error) {
-        let task = state.withLock { state -> URLSessionTask? in
-            if state.failure == nil { state.failure = error }
-            return state.lifecycle.runningTask
-        }
-        if let task { delegate.cancel(task) }
+        stop(error, cancelling: false)
     }
 
-    /// Ends the call with `result` unless it ended already.
+    /// Ends the call now, without waiting for the task's completion: Foundation queues the
+    /// task's events on the delegate queue as fast as the socket delivers, so a cancel queued
+    /// behind them would land only after hundreds of megabytes. From here on every event of the
+    /// task is dropped. A download's file keeps exactly the bytes counted so far (with its resume
+    /// record), written before the call ends.
+    private func stop(_ error: any Error, cancelling: Bool) {
+        let taken = state.withLock { state -> (URLSessionTask?, FileHandle?, Data, DownloadFile?)? in
+            let task = cancelling ? state.lifecycle.cancel() : state.lifecycle.runningTask
+            guard !state.stopped else { return nil }
+            state.stopped = true
+            state.failure = state.failure ?? error
+            defer {
+                (state.handle, state.pending, state.file, state.body) = (nil, Data(), nil, Data())
+            }
+            return (task, state.handle, state.pending, state.file)
+        }
+        guard let (task, handle, pending, file) = taken else { return }
+        if let task { delegate.cancel(task) }
+        if let streaming {
+            streaming.chunks.finish(throwing: error)
+            return finish(.failure(error))
+        }
+        guard let handle, let writer else {
+            file?.failed()
+            return finish(.failure(error))
+        }
+        // After the writes already queued, so the file is an exact prefix of the body.
+        writer.async { [writeFailure] in
+            if writeFailure.withLock({ $0 == nil }) { try? handle.write(contentsOf: pending) }
+            try? handle.close()
+            file?.failed()
+            self.finish(.failure(error))
+        }
+    }
+
+    /// Ends the call with `result` unless it ended already. Before the completion is set (a
+    /// cancel that came first) it does nothing: ``start(_:)`` finishes the call then.
     func finish(_ result: Result<ReceivedResponse, any Error>) {
         let (completion, cancelled): (Completion?, Bool) = state.withLock { state in
-            guard state.lifecycle.finish() else { return (nil, false) }
-            defer { state.completion = nil }
-            return (state.completion, state.lifecycle.isCancelled)
+            guard let completion = state.completion, state.lifecycle.finish() else { return (nil, false) }
+            state.completion = nil
+            return (completion, state.lifecycle.isCancelled)
         }
         completion?(cancelled ? .failure(CancellationError()) : result)
     }
@@ -122,6 +159,7 @@ final class TransferHandler: Sendable {
             report(TransferProgress(direction: .upload, completedBytes: uploadLength, totalBytes: uploadLength))
         }
         let refused = state.withLock { state -> (any Error)? in
+            guard !state.stopped else { return nil }
             state.response = http
             state.body = Data()
             state.received = 0
@@ -145,7 +183,7 @@ final class TransferHandler: Sendable {
         }
         // Foundation on Linux ignores a `.cancel` disposition; cancel the task instead.
         if let refused { fail(refused) }
-        if streaming != nil, refused == nil {
+        if streaming != nil, refused == nil, !state.withLock({ $0.stopped }) {
             // The head goes to the caller now; the task keeps running (and can be cancelled).
             let completion = state.withLock { state in
                 defer { state.completion = nil }
@@ -168,35 +206,30 @@ final class TransferHandler: Sendable {
             streaming.chunks.yield(data)
             return
         }
-        let (report, abort) = state.withLock { state -> (TransferProgress?, URLSessionTask?) in
+        let (report, failure) = state.withLock { state -> (TransferProgress?, (any Error)?) in
+            guard !state.stopped else { return (nil, nil) }
             if let handle = state.handle {
-                if let error = writeFailure.withLock({ $0 }) {
-                    state.failure = error
-                    state.handle = nil
-                    return (nil, state.lifecycle.runningTask)
-                }
+                if let error = writeFailure.withLock({ $0 }) { return (nil, error) }
                 state.pending.append(data)
                 if state.pending.count >= Self.writeSize {
                     write(state.pending, to: handle)
                     state.pending = Data(capacity: Self.writeSize)
                 }
             } else if state.body.count + data.count > bodyLimit {
-                state.failure = state.failure ?? EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit)
-                state.body = Data()
-                return (nil, state.lifecycle.runningTask)
+                return (nil, EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit))
             } else {
                 state.body.append(data)
             }
             state.received += Int64(data.count)
             return (TransferProgress(direction: .download, completedBytes: state.received, totalBytes: state.expected), nil)
         }
-        if let abort { delegate.cancel(abort) }
+        if let failure { fail(failure) }
         if let report { self.report(report) }
     }
 
     func didSend(totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
         let report = state.withLock { state -> TransferProgress? in
-            guard totalBytesSent > state.sent else { return nil }
+            guard !state.stopped, totalBytesSent > state.sent else { return nil }
             state.sent = totalBytesSent
             let total = uploadLength ?? (totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil)
             return TransferProgress(direction: .upload, completedBytes: totalBytesSent, totalBytes: total)
@@ -205,27 +238,25 @@ final class TransferHandler: Sendable {
     }
 
     func didComplete(error: (any Error)?) {
-        let (taken, error) = state.withLock { state in
+        let ended = state.withLock { state -> (taken: Taken, error: (any Error)?)? in
+            // A stopped call has ended already, and its file is no longer this task's.
+            guard !state.stopped else { return nil }
             defer {
                 state.body = Data()
                 state.handle = nil
                 state.pending = Data()
             }
             // Bytes that arrived before a failure are a valid prefix to resume after.
-            if let handle = state.handle, state.failure == nil {
-                write(state.pending, to: handle)
-            }
-            let taken = (state.response, state.body, state.file, state.handle, state.failure, state.received)
+            if let handle = state.handle { write(state.pending, to: handle) }
+            let taken = (state.response, state.body, state.file, state.handle, state.received)
             return (taken, state.endedAtChallenge ? nil : error)
         }
-        let (response, body, file, handle, stateFailure, received) = taken
+        guard let (taken, error) = ended else { return }
+        let (response, body, file, handle, received) = taken
         if let streaming {
-            let cancelled = state.withLock { $0.lifecycle.isCancelled }
-            let failure = stateFailure ?? error.map(transportError)
+            let failure = error.map(transportError)
             finish(failure.map { .failure($0) } ?? (response.map { .success(ReceivedResponse(response: $0, body: Data(), fileURL: nil)) } ?? .failure(EndpointKitError.invalidResponse(url: url))))
-            if cancelled {
-                streaming.chunks.finish(throwing: CancellationError())
-            } else if let failure {
+            if let failure {
                 streaming.chunks.finish(throwing: failure)
             } else {
                 streaming.chunks.finish()
@@ -233,7 +264,7 @@ final class TransferHandler: Sendable {
             return
         }
         writer?.sync {}
-        let failure = stateFailure ?? writeFailure.withLock { $0 }
+        let failure = writeFailure.withLock { $0 }
         try? handle?.close()
         if let failure = failure ?? error.map(transportError) {
             file?.failed()
@@ -253,10 +284,16 @@ final class TransferHandler: Sendable {
         }
     }
 
-    /// Foundation's own (idle) timeout reads as the package's timeout error.
+    /// Foundation's own (idle) timeout reads as the package's timeout error, and libcurl's
+    /// refusal of a `Content-Encoding` it does not know as `URLError.cannotDecodeContentData`.
     private func transportError(_ error: any Error) -> any Error {
         if let urlError = error as? URLError, urlError.code == .timedOut {
             return EndpointKitError.timedOut(url: url, limit: timeoutInterval)
+        }
+        if let coding = state.withLock({ $0.response })?.value(forHTTPHeaderField: "Content-Encoding"),
+            "\(error)".lowercased().contains("content encoding")
+        {
+            return ContentCoding.unsupported(coding, url: url, decodable: "the codings its libcurl was built with")
         }
         return EndpointKitError.transportFailed(url: url, underlying: error)
     }

@@ -10,7 +10,7 @@ import XCTest
 extension ClientScenarios {
     var wireScenarios: [(String, @Sendable (TestServer, FaultRoutes) async throws -> Void)] {
         [
-            ("compressed bodies", compressedBodies), ("framing forms", framingForms),
+            ("compressed bodies", compressedBodies), ("content encodings", contentEncodings), ("framing forms", framingForms),
             ("odd status codes", oddStatusCodes), ("HEAD with a length", headWithALength),
             ("redirect location forms", redirectLocationForms), ("an upload refused early", uploadRefusedEarly),
             ("idle connections closed by the server", idleConnectionsClosed),
@@ -40,6 +40,31 @@ extension ClientScenarios {
                 XCTAssertEqual(sent, ["session=s1", "theme=dark"], name)
             }
         }
+    }
+
+    /// Each `Content-Encoding` is decoded, or the call fails with `URLError.cannotDecodeContentData`
+    /// naming it: encoded bytes never reach `content(from:with:)` as if they were the body.
+    func contentEncodings(_ server: TestServer, _: FaultRoutes) async throws {
+        var outcomes: [String] = []
+        try await with(server, Options(timeout: 10)) { client in
+            for coding in ["br", "zstd", "gzip, br", "GZIP", "identity", "x-custom"] {
+                let endpoint = GetBook(path: "encoded", query: [.init(name: "coding", value: coding)])
+                do {
+                    let book = try await client.request(endpoint)
+                    XCTAssertEqual(book, Routes.books[0], "\(name), \(coding)")
+                    outcomes.append("\(coding): decoded")
+                } catch let EndpointKitError.transportFailed(_, underlying) {
+                    XCTAssertEqual((underlying as? URLError)?.code, .cannotDecodeContentData, "\(name), \(coding): \(underlying)")
+                    outcomes.append("\(coding): refused")
+                } catch {
+                    XCTFail("\(name), \(coding): \(error)")
+                }
+            }
+        }
+        XCTAssertTrue(outcomes.contains("identity: decoded"), name)
+        XCTAssertTrue(outcomes.contains("GZIP: decoded"), name)
+        XCTAssertTrue(outcomes.contains("x-custom: refused"), name)
+        print("\(name) content codings: \(outcomes.joined(separator: ", "))")
     }
 
     func compressedBodies(_ server: TestServer, _: FaultRoutes) async throws {

@@ -30,6 +30,13 @@ enum Routes {
 
     /// `books[0]` as JSON, gzip-compressed and zlib-compressed (Content-Encoding `deflate`).
     static let gzipBook = "H4sIAAAAAAACA6tWykxRsjLUUSrJLMlJVbJScinNS1XSUUosLcnIL1KyqlbKS8wFibsVJeZlK3ikFiWlFpUo1dYCADC4HQY5AAAA"
+    /// `books[0]` under other codings: brotli, Zstandard, gzip then brotli, and gzip in capitals.
+    static let encodedBooks = [
+        "br": "GzgAQJwHtlu0C1MoON3JT4VaZK8sZhGlpQ5LX5K51cEGHDgl0rborsMGnHBlw5tYgAN38ZQUgheKqdQD",
+        "zstd": "KLUv/SA5yQEAeyJpZCI6MSwidGl0bGUiOiJEdW5lIiwiYXV0aG9yIjp7Im5hbWUiOiJGcmFuayBIZXJiZXJ0In19",
+        "gzip, br": "CyWAH4sIAAAAAAACA6tWykxRsjLUUSrJLMlJVbJScinNS1XSUUosLcnIL1KyqlbKS8wFibsVJeZlK3ikFiWlFpUo1dYCADC4HQY5AAAAAw==",
+        "GZIP": gzipBook,
+    ]
     static let deflateBook = "eJyrVspMUbIy1FEqySzJSVWyUnIpzUtV0lFKLC3JyC9SsqpWykvMBYm7FSXmZSt4pBYlpRaVKNXWAgAARxKH"
 
     static let standard: TestServer.Handler = { request, response in
@@ -100,6 +107,12 @@ enum Routes {
             } else {
                 try await response.sendJSON(books[0])
             }
+        case "/encoded":
+            // The book under each `Content-Encoding` as servers send it; `x-custom` is plain
+            // JSON under a coding no client knows, so reading it as JSON would be wrong.
+            let coding = request.queryItems["coding"] ?? "identity"
+            let body = encodedBooks[coding].flatMap { Data(base64Encoded: $0) } ?? Data(#"{"id":1,"title":"Dune","author":{"name":"Frank Herbert"}}"#.utf8)
+            try await response.send(headers: [("Content-Type", "application/json"), ("Content-Encoding", coding)], body: body)
         case "/gzip", "/deflate":
             let body = Data(base64Encoded: request.path == "/gzip" ? gzipBook : deflateBook) ?? Data()
             try await response.send(

@@ -1,0 +1,97 @@
+import EndpointKit
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A cancel takes effect at once: no byte is written or counted after it, whatever the
+/// transport still has queued, and a download keeps what it wrote for the next one to resume.
+extension ClientScenarios {
+    var cancellationScenarios: [(String, @Sendable (TestServer, FaultRoutes) async throws -> Void)] {
+        [
+            ("cancel mid-body of a fast download", cancelFastDownload),
+            ("cancel mid-upload from the progress handler", cancelUploadFromProgress),
+        ]
+    }
+
+    /// Cancels a fast loopback download (hundreds of MB/s) from its own progress handler at
+    /// 16 MB, then downloads again: the second asks for exactly the bytes after those kept.
+    func cancelFastDownload(_ server: TestServer, _: FaultRoutes) async throws {
+        let count: Int64 = 512 << 20
+        let target = temporaryFile()
+        defer {
+            try? FileManager.default.removeItem(at: target)
+            try? FileManager.default.removeItem(at: target.appendingPathExtension("resume"))
+        }
+        try await with(server) { client in
+            let log = CancelLog()
+            let endpoint = Download(count: count, resumableFileURL: target)
+            let task = Task {
+                _ = try await client.download(endpoint) { report in log.record(report.completedBytes, cancelAt: 16 << 20) }
+            }
+            log.task.withLock { $0 = task }
+            let result = await task.result
+            XCTAssertTrue(result.error is CancellationError, "\(name): \(result)")
+            let (counted, late) = log.state.withLock { ($0.countedAtCancel, $0.late) }
+            XCTAssertGreaterThanOrEqual(counted, 16 << 20, name)
+            XCTAssertEqual(late, 0, "\(name): progress reported after the cancel")
+            let kept = (try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? NSNumber)?.int64Value ?? 0
+            XCTAssertEqual(kept, counted, "\(name): every byte counted is on disk, and no other")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: target.appendingPathExtension("resume").path), name)
+            // What is still arriving from the cancelled transfer must not touch the file now.
+            try await Task.sleep(nanoseconds: 300_000_000)
+            let still = (try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? NSNumber)?.int64Value ?? 0
+            XCTAssertEqual(still, kept, name)
+
+            let resumed = try await client.download(Download(count: 32 << 20, resumableFileURL: target))
+            XCTAssertEqual(server.requests.last?.header("Range"), "bytes=\(kept)-", name)
+            XCTAssertTrue(try fileMatchesPattern(resumed, count: 32 << 20), name)
+        }
+    }
+
+    /// Cancels a 64 MB upload from its progress handler halfway: nothing is reported after.
+    func cancelUploadFromProgress(_ server: TestServer, _: FaultRoutes) async throws {
+        let payload = Data(count: 64 << 20)
+        try await with(server) { client in
+            let log = CancelLog()
+            let task = Task {
+                _ = try await client.upload(Upload(body: .data(payload))) { report in
+                    if report.direction == .upload { log.record(report.completedBytes, cancelAt: 8 << 20) }
+                }
+            }
+            log.task.withLock { $0 = task }
+            let result = await task.result
+            XCTAssertTrue(result.error is CancellationError, "\(name): \(result)")
+            XCTAssertEqual(log.state.withLock { $0.late }, 0, "\(name): progress reported after the cancel")
+        }
+    }
+}
+
+/// Cancels a task from its own progress handler once `cancelAt` bytes have moved, and counts
+/// the reports that come after.
+final class CancelLog: Sendable {
+    struct State {
+        var countedAtCancel: Int64 = 0
+        var cancelled = false
+        var late = 0
+    }
+
+    let state = Guarded(State())
+    let task = Guarded<Task<Void, any Error>?>(nil)
+
+    func record(_ bytes: Int64, cancelAt threshold: Int64) {
+        let cancel = state.withLock { state -> Bool in
+            if state.cancelled {
+                state.late += 1
+                return false
+            }
+            state.countedAtCancel = bytes
+            guard bytes >= threshold, task.withLock({ $0 != nil }) else { return false }
+            state.cancelled = true
+            return true
+        }
+        if cancel { task.withLock { $0?.cancel() } }
+    }
+}
