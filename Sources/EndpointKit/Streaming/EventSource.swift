@@ -40,7 +40,7 @@ enum EventSource {
             while !Task.isCancelled {
                 do {
                     let stream = try await client.stream(Resuming(base: endpoint, lastEventID: lastEventID))
-                    var iterator = stream.events.makeAsyncIterator()
+                    var iterator = ServerSentEvents(stream, lastEventID: lastEventID).makeAsyncIterator()
                     do {
                         while let event = try await iterator.next() { continuation.yield(event) }
                     } catch EndpointKitError.transportFailed where reconnect {

@@ -19,8 +19,12 @@ public struct ServerSentEventDecoder: Sendable {
     /// at once, even from a block that dispatches no event.
     public private(set) var reconnectionTime: Int?
 
-    /// Creates a decoder at the start of a stream.
-    public init() {}
+    /// Creates a decoder at the start of a stream. `lastEventID` is the ID the previous
+    /// connection of the same event source ended with (sent as `Last-Event-ID`): as WHATWG's
+    /// last-event-ID buffer, it carries over, so events without an `id` field report it.
+    public init(lastEventID: String? = nil) {
+        self.lastEventID = lastEventID
+    }
 
     /// Feeds the next bytes; returns the events they complete.
     public mutating func decode(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {

@@ -5,15 +5,17 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
     public typealias Element = ServerSentEvent
 
     let stream: ResponseStream
+    let lastEventID: String?
 
-    init(_ stream: ResponseStream) {
+    init(_ stream: ResponseStream, lastEventID: String? = nil) {
         self.stream = stream
+        self.lastEventID = lastEventID
     }
 
     /// Iterates the events.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var chunks: ResponseStream.AsyncIterator
-        var decoder = ServerSentEventDecoder()
+        var decoder: ServerSentEventDecoder
         var ready: [ServerSentEvent] = []
 
         /// The next event, or `nil` when the stream ends.
@@ -33,6 +35,6 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
 
     /// Starts iterating the events.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(chunks: stream.makeAsyncIterator())
+        AsyncIterator(chunks: stream.makeAsyncIterator(), decoder: ServerSentEventDecoder(lastEventID: lastEventID))
     }
 }

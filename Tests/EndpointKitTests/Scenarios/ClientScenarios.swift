@@ -362,6 +362,13 @@ struct ClientScenarios: Sendable {
             }
             XCTAssertEqual(ids, ["1", "2", "3", "4", "5", "6"], name)
             XCTAssertEqual(server.requests.last(where: { $0.path == "/sse" })?.header("Last-Event-ID"), "3", name)
+            var kept: [ServerSentEvent] = []
+            for try await event in client.events(PathEndpoint(path: "sse-once")) {
+                kept.append(event)
+                if kept.count == 2 { break }
+            }
+            XCTAssertEqual(kept.map(\.data), ["first", "second"], name)
+            XCTAssertEqual(kept.map(\.id), ["7", "7"], "\(name): the last event ID carries over a reconnection")
         }
     }
 }

@@ -123,6 +123,13 @@ enum TransferRoutes {
                 try await response.write(Data("id: \(id)\nevent: tick\ndata: {\"n\":\(id)}\n\n".utf8))
             }
             try await response.end()
+        case "/sse-once":
+            // One event with an ID, then, after the reconnection, one without: it keeps that ID.
+            switch request.header("Last-Event-ID") {
+            case nil: try await response.send(headers: [("Content-Type", "text/event-stream")], body: Data("retry: 20\nid: 7\ndata: first\n\n".utf8))
+            case "7": try await response.send(headers: [("Content-Type", "text/event-stream")], body: Data("data: second\n\n".utf8))
+            default: try await response.send(status: 204)
+            }
         case "/big-stream":
             let count = Int64(query["count"] ?? "") ?? 1 << 30
             try await response.head(status: 200, headers: [("Content-Type", "application/octet-stream")])
