@@ -29,11 +29,6 @@ import XCTest
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-#if canImport(Combine)
-    import Combine
-#else
-    import OpenCombine
-#endif
 
 """
 
