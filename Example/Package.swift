@@ -14,7 +14,6 @@ let package = Package(
         // Only for DocumentationSnippetTests, which compiles the documentation's samples.
         .package(name: "EndpointKitAsyncHTTPClient", path: "../EndpointKitAsyncHTTPClient"),
         .package(name: "EndpointKitCombine", path: "../EndpointKitCombine"),
-        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -44,7 +43,6 @@ let package = Package(
                 .product(name: "EndpointKitTesting", package: "EndpointKit"),
                 .product(name: "EndpointKitAsyncHTTPClient", package: "EndpointKitAsyncHTTPClient"),
                 .product(name: "EndpointKitCombine", package: "EndpointKitCombine"),
-                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ],
             // Samples bind values they do not use; their warnings would only be noise.
             swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
