@@ -57,9 +57,11 @@ public final class AsyncHTTPClientClient: Client {
     ///     WebSocket; the system's trust roots by default. (A borrowed `HTTPClient` keeps its own
     ///     TLS settings for HTTP calls.)
     ///   - cookieStorage: Where cookies that responses set are kept and taken from for later
-    ///     requests (and redirects); `nil`, the default, keeps none. Pass `.shared` to keep them
-    ///     as `URLSessionClient` does. A server acting for many users should keep one storage
-    ///     per user, or none.
+    ///     requests (and redirects); `nil`, the default, keeps none. A ``EndpointKit/CookieJar``
+    ///     keeps them in memory for this client alone; a server acting for many users should
+    ///     give each user (or tenant) a client with its own jar, or keep none.
+    ///     `HTTPCookieStorage.shared` keeps them as `URLSessionClient` does, but on Linux it is
+    ///     a file shared by every program built in the same configuration.
     public init(
         requestAdapter: any RequestAdapter,
         httpClient: HTTPClient? = nil,
@@ -69,7 +71,7 @@ public final class AsyncHTTPClientClient: Client {
         timeout: TimeInterval? = nil,
         maximumBodySize: Int = 100 << 20,
         tlsConfiguration: TLSConfiguration? = nil,
-        cookieStorage: HTTPCookieStorage? = nil
+        cookieStorage: (any CookieStore)? = nil
     ) {
         var configuration = Self.configuration
         configuration.tlsConfiguration = tlsConfiguration
@@ -95,7 +97,7 @@ public final class AsyncHTTPClientClient: Client {
         timeout: TimeInterval? = nil,
         maximumBodySize: Int = 100 << 20,
         tlsConfiguration: TLSConfiguration? = nil,
-        cookieStorage: HTTPCookieStorage? = nil
+        cookieStorage: (any CookieStore)? = nil
     ) {
         self.init(
             requestAdapter: BaseRequestAdapter(baseURL: baseURL), httpClient: httpClient,

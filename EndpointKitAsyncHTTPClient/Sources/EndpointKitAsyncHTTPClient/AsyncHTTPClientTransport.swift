@@ -16,7 +16,7 @@ import NIOHTTP1
 struct AsyncHTTPClientTransport: Transport {
     let httpClient: HTTPClient
     /// Where cookies are kept, if anywhere.
-    let cookieStorage: HTTPCookieStorage?
+    let cookieStorage: (any CookieStore)?
     /// Whether the `HTTPClient` is known to decode gzip and deflate bodies (an owned one). A
     /// borrowed one's configuration cannot be read: its bodies' first bytes are checked instead.
     let decompresses: Bool
@@ -214,7 +214,7 @@ struct AsyncHTTPClientTransport: Transport {
             request.headers.add(name: name, value: value)
         }
         if let cookieStorage, outgoing.request.httpShouldHandleCookies, !request.headers.contains(name: "Cookie") {
-            for (name, value) in HTTPCookie.requestHeaderFields(with: cookieStorage.cookies(for: url) ?? []) {
+            for (name, value) in HTTPCookie.requestHeaderFields(with: cookieStorage.cookiesToSend(to: url)) {
                 request.headers.add(name: name, value: value)
             }
         }
@@ -255,14 +255,11 @@ struct AsyncHTTPClientTransport: Transport {
         return request
     }
 
-    /// Keeps the cookies `response` sets, one `Set-Cookie` field at a time (joined, their
-    /// `Expires` dates would read as separators).
+    /// Keeps the cookies `response` sets, one `Set-Cookie` field at a time.
     private func keepCookies(of response: HTTPClientResponse, from url: URL) {
         guard let cookieStorage else { return }
-        let cookies = response.headers["Set-Cookie"].flatMap { field in
-            HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": field], for: url)
-        }
-        if !cookies.isEmpty { cookieStorage.setCookies(cookies, for: url, mainDocumentURL: nil) }
+        let fields = response.headers["Set-Cookie"]
+        if !fields.isEmpty { cookieStorage.keepCookies(setBy: fields, from: url) }
     }
 
     private static let defaultHeaders = [("Accept", "*/*"), ("User-Agent", "EndpointKit (AsyncHTTPClient)")]

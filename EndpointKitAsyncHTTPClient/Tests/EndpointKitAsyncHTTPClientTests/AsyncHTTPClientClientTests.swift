@@ -2,6 +2,10 @@ import AsyncHTTPClient
 import EndpointKit
 import XCTest
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 @testable import EndpointKitAsyncHTTPClient
 
 /// The shared client scenarios (linked from EndpointKit's tests), with `AsyncHTTPClientClient`.
@@ -17,7 +21,7 @@ final class AsyncHTTPClientClientTests: XCTestCase {
             makeClient: { url, options in
                 AsyncHTTPClientClient(
                     baseURL: url, responseObserver: options.observer, retryPolicy: options.retryPolicy,
-                    timeout: options.timeout, maximumBodySize: options.maximumBodySize, cookieStorage: .shared)
+                    timeout: options.timeout, maximumBodySize: options.maximumBodySize, cookieStorage: HTTPCookieStorage.shared)
             },
             close: { try? await ($0 as? AsyncHTTPClientClient)?.shutdown() })
         try await scenarios.runAll()
@@ -122,6 +126,31 @@ final class AsyncHTTPClientClientTests: XCTestCase {
         XCTAssertLessThan(elapsed, 5)
         try await client.shutdown()
         try await httpClient.shutdown()
+    }
+
+    /// Two clients with a jar each keep two sessions apart, in memory: nothing reaches the
+    /// shared storage (on Linux, a file).
+    func testEachCookieJarKeepsItsOwnSession() async throws {
+        let server = try await TestServer.start(Routes.standard)
+        let sharedBefore = HTTPCookieStorage.shared.cookies(for: server.baseURL) ?? []
+        let (alice, bob) = (CookieJar(), CookieJar())
+        let clients = [alice, bob].map { AsyncHTTPClientClient(baseURL: server.baseURL, cookieStorage: $0) }
+        do {
+            for (client, user) in zip(clients, ["alice", "bob"]) {
+                let redirected = try await client.request(EchoEndpoint(path: "cookies/set?session=\(user)"))
+                XCTAssertEqual(redirected.headers["cookie"], "session=\(user)")
+            }
+            for (client, user) in zip(clients, ["alice", "bob"]) {
+                let later = try await client.request(EchoEndpoint())
+                XCTAssertEqual(later.headers["cookie"], "session=\(user)")
+            }
+            XCTAssertEqual(alice.cookies.map(\.value), ["alice"])
+            XCTAssertEqual((HTTPCookieStorage.shared.cookies(for: server.baseURL) ?? []).count, sharedBefore.count)
+        } catch {
+            XCTFail("\(error)")
+        }
+        for client in clients { try await client.shutdown() }
+        await server.shutdown()
     }
 
     /// Without a cookie storage (the default) cookies are neither kept nor sent.

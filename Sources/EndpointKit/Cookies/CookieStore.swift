@@ -1,0 +1,32 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Where a client keeps the cookies responses set, and finds those to send back.
+///
+/// ``CookieJar`` keeps them in memory, one jar per client (or per user, on a server);
+/// Foundation's `HTTPCookieStorage` conforms too, so `HTTPCookieStorage.shared` keeps them as
+/// `URLSession` does (on Linux it is also a file that outlives the process).
+public protocol CookieStore: Sendable {
+    /// The cookies to send with a request to `url`.
+    func cookiesToSend(to url: URL) -> [HTTPCookie]
+
+    /// Keeps the cookies a response from `url` set: `fields` are its `Set-Cookie` values, one
+    /// per field (joined, their `Expires` dates would read as separators).
+    func keepCookies(setBy fields: [String], from url: URL)
+}
+
+extension HTTPCookieStorage: CookieStore {
+    /// The stored cookies for `url`, by Foundation's rules.
+    public func cookiesToSend(to url: URL) -> [HTTPCookie] {
+        cookies(for: url) ?? []
+    }
+
+    /// Parses each field with Foundation and stores the cookies.
+    public func keepCookies(setBy fields: [String], from url: URL) {
+        let cookies = fields.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
+        if !cookies.isEmpty { setCookies(cookies, for: url, mainDocumentURL: nil) }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import XCTest
+
+@testable import EndpointKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// RFC 6265's rules, as `Set-Cookie` fields from one URL and requests to others.
+final class CookieJarTests: XCTestCase {
+    private let api = URL(string: "https://api.example.com/v1/books")!
+
+    private func sent(_ jar: CookieJar, to url: String) -> [String] {
+        jar.cookiesToSend(to: URL(string: url)!).map { "\($0.name)=\($0.value)" }
+    }
+
+    func testHostOnlyUnlessADomainIsGiven() {
+        let jar = CookieJar()
+        jar.keepCookies(setBy: ["host=1; Path=/", "wide=2; Domain=example.com; Path=/"], from: api)
+        XCTAssertEqual(sent(jar, to: "https://api.example.com/").sorted(), ["host=1", "wide=2"])
+        XCTAssertEqual(sent(jar, to: "https://www.example.com/"), ["wide=2"])
+        XCTAssertEqual(sent(jar, to: "https://example.com/"), ["wide=2"])
+        XCTAssertEqual(sent(jar, to: "https://notexample.com/"), [])
+    }
+
+    func testACookieForAForeignDomainIsRefused() {
+        let jar = CookieJar()
+        jar.keepCookies(setBy: ["evil=1; Domain=evil.com", "sub=2; Domain=www.api.example.com"], from: api)
+        XCTAssertTrue(jar.cookies.isEmpty)
+    }
+
+    func testPathsMatchAtSlashesAndDefaultToTheDirectory() {
+        let jar = CookieJar()
+        jar.keepCookies(setBy: ["dir=1", "v1=2; Path=/v1", "root=3; Path=/"], from: api)
+        XCTAssertEqual(sent(jar, to: "https://api.example.com/v1/books"), ["dir=1", "v1=2", "root=3"])
+        XCTAssertEqual(sent(jar, to: "https://api.example.com/v10"), ["root=3"])
+        XCTAssertEqual(sent(jar, to: "https://api.example.com/"), ["root=3"])
+    }
+
+    func testSecureCookiesGoOnlyOverHTTPS() {
+        let jar = CookieJar()
+        jar.keepCookies(setBy: ["s=1; Secure; Path=/", "p=2; Path=/"], from: api)
+        XCTAssertEqual(sent(jar, to: "http://api.example.com/"), ["p=2"])
+        XCTAssertEqual(sent(jar, to: "https://api.example.com/").sorted(), ["p=2", "s=1"])
+    }
+
+    func testExpiryByMaxAgeThenExpiresAndDeletion() {
+        let clock = Locked(Date(timeIntervalSince1970: 2_000_000_000))
+        let jar = CookieJar(capacity: 10, now: { clock.withLock { $0 } })
+        jar.keepCookies(
+            setBy: ["short=1; Max-Age=60; Path=/", "dated=2; Expires=Wed, 21 Oct 2037 07:28:00 GMT; Path=/", "old=3; Expires=Wed, 21 Oct 2001 07:28:00 GMT"],
+            from: api)
+        XCTAssertEqual(sent(jar, to: "https://api.example.com/").sorted(), ["dated=2", "short=1"])
+        clock.withLock { $0.addTimeInterval(61) }
+        XCTAssertEqual(sent(jar, to: "https://api.example.com/"), ["dated=2"])
+        jar.keepCookies(setBy: ["dated=gone; Max-Age=0; Path=/"], from: api)
+        XCTAssertEqual(sent(jar, to: "https://api.example.com/"), [])
+    }
+
+    func testANewerCookieReplacesTheOlderAndCapacityDropsTheOldest() {
+        let jar = CookieJar(capacity: 2)
+        jar.keepCookies(setBy: ["a=1; Path=/", "a=2; Path=/", "b=3; Path=/", "c=4; Path=/"], from: api)
+        XCTAssertEqual(sent(jar, to: "https://api.example.com/").sorted(), ["b=3", "c=4"])
+        jar.removeAll()
+        XCTAssertTrue(jar.cookies.isEmpty)
+    }
+
+    func testGarbageFieldsAreIgnored() {
+        let jar = CookieJar()
+        jar.keepCookies(setBy: ["", ";;;", "=novalue", "x=1; Max-Age=abc; Path=/; Domain="], from: api)
+        XCTAssertEqual(jar.cookies.map(\.name), ["x"])
+    }
+}
