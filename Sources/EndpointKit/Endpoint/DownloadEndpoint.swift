@@ -40,7 +40,7 @@ extension DownloadEndpoint {
 
     /// Throws ``EndpointKitError/unacceptableStatus(_:)`` unless the status is in `200..<300`.
     public func validate(_ request: URLRequest?, response: HTTPURLResponse, data: Data?) throws {
-        try HTTPFailure.check(request, response: response, body: data)
+        try defaultValidation(request, response: response, data: data)
     }
 }
 

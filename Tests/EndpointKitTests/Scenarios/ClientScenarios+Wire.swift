@@ -10,7 +10,7 @@ import XCTest
 extension ClientScenarios {
     var wireScenarios: [(String, @Sendable (TestServer, FaultRoutes) async throws -> Void)] {
         [
-            ("compressed bodies", compressedBodies), ("content encodings", contentEncodings), ("framing forms", framingForms),
+            ("compressed bodies", compressedBodies), ("content encodings", contentEncodings), ("conditional GET", conditionalGet), ("framing forms", framingForms),
             ("odd status codes", oddStatusCodes), ("HEAD with a length", headWithALength),
             ("redirect location forms", redirectLocationForms), ("an upload refused early", uploadRefusedEarly),
             ("idle connections closed by the server", idleConnectionsClosed),
@@ -65,6 +65,24 @@ extension ClientScenarios {
         XCTAssertTrue(outcomes.contains("GZIP: decoded"), name)
         XCTAssertTrue(outcomes.contains("x-custom: refused"), name)
         print("\(name) content codings: \(outcomes.joined(separator: ", "))")
+    }
+
+    /// An endpoint that accepts `304` and leaves every other status to the default validation.
+    func conditionalGet(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            let first = try await client.request(BookIfChanged(path: "etag-book", etag: nil))
+            XCTAssertEqual(first?.book, Routes.books[0], name)
+            XCTAssertEqual(first?.etag, #""b1""#, name)
+            let second = try await client.request(BookIfChanged(path: "etag-book", etag: first?.etag))
+            XCTAssertNil(second, name)
+            XCTAssertEqual(server.requests.last?.header("If-None-Match"), #""b1""#, name)
+            do {
+                _ = try await client.request(BookIfChanged(path: "status?code=404&body=gone", etag: nil))
+                XCTFail("\(name): expected the default validation to refuse a 404")
+            } catch let EndpointKitError.unacceptableStatus(failure) {
+                XCTAssertEqual(failure.bodyText, "gone", name)
+            }
+        }
     }
 
     func compressedBodies(_ server: TestServer, _: FaultRoutes) async throws {

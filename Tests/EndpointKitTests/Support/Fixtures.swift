@@ -75,3 +75,26 @@ final class ObserverLog: Sendable {
         }
     }
 }
+
+/// A conditional GET: the book and its tag, or `nil` when the tag sent is still current (304).
+struct BookIfChanged: Endpoint {
+    typealias Content = (book: Book, etag: String?)?
+    let path: String
+    let etag: String?
+
+    func makeRequest() throws -> URLRequest {
+        var request = URLRequest(url: URL(string: path)!)
+        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        return request
+    }
+
+    func validate(_ request: URLRequest?, response: HTTPURLResponse, data: Data?) throws {
+        if response.statusCode == 304 { return }
+        try defaultValidation(request, response: response, data: data)
+    }
+
+    func content(from response: URLResponse?, with body: Data) throws -> Content {
+        guard let http = response as? HTTPURLResponse, http.statusCode != 304 else { return nil }
+        return (try JSONDecoder().decode(Book.self, from: body), http.value(forHTTPHeaderField: "ETag"))
+    }
+}

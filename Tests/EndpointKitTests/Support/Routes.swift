@@ -107,6 +107,14 @@ enum Routes {
             } else {
                 try await response.sendJSON(books[0])
             }
+        case "/etag-book":
+            // A conditional GET: 304 with no body while the client's tag is current.
+            if request.header("If-None-Match") == #""b1""# {
+                try await response.send(status: 304, headers: [("ETag", #""b1""#)])
+            } else {
+                try await response.send(
+                    headers: [("Content-Type", "application/json"), ("ETag", #""b1""#)], body: try JSONEncoder().encode(books[0]))
+            }
         case "/encoded":
             // The book under each `Content-Encoding` as servers send it; `x-custom` is plain
             // JSON under a coding no client knows, so reading it as JSON would be wrong.
