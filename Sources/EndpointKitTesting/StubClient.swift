@@ -49,6 +49,7 @@ public final class StubClient: Client, Sendable {
     private struct Stubs {
         var answers: [Answer] = []
         var calls: [Call] = []
+        var shutdowns = 0
     }
 
     private let state = Locked(Stubs())
@@ -59,6 +60,15 @@ public final class StubClient: Client, Sendable {
     /// Creates a client with no stubs.
     public init(completionQueue: DispatchQueue = DispatchQueue(label: "EndpointKitTesting.StubClient")) {
         self.completionQueue = completionQueue
+    }
+
+    /// How many times ``shutdown()`` was called.
+    public var shutdownCount: Int { state.withLock { $0.shutdowns } }
+
+    /// Records the shutdown (see ``shutdownCount``); calls made later still answer from the
+    /// stubs, so a test can check what the code under test does after it.
+    public func shutdown() async throws {
+        state.withLock { $0.shutdowns += 1 }
     }
 
     /// Every call received so far, in order.

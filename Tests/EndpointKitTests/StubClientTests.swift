@@ -21,6 +21,18 @@ final class StubClientTests: XCTestCase {
         XCTAssertEqual(client.calls.first?.request?.url?.relativeString, "books/9")
     }
 
+    func testShutdownThroughTheProtocolIsRecorded() async throws {
+        let stub = StubClient()
+        stub.stub(GetBook.self) { _ in Routes.books[0] }
+        let client: any Client = stub
+        XCTAssertEqual(stub.shutdownCount, 0)
+        try await client.shutdown()
+        try await client.shutdown()
+        XCTAssertEqual(stub.shutdownCount, 2)
+        let book = try await client.request(GetBook())
+        XCTAssertEqual(book, Routes.books[0])
+    }
+
     func testErrorsDelaysAndCancellation() async throws {
         let client = StubClient()
         client.stub(ListBooks.self, error: URLError(.notConnectedToInternet))

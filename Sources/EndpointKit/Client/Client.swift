@@ -62,9 +62,20 @@ public protocol Client: AnyObject, Sendable {
     ///
     /// The default implementation throws ``EndpointKitError/webSocketUnsupported(url:reason:)``.
     func webSocket<T: WebSocketEndpoint>(_ endpoint: T) async throws -> WebSocket
+
+    /// Stops the client, so code written against `any Client` can clean up: later calls fail
+    /// with ``EndpointKitError/clientInvalidated``. Calling it again does nothing.
+    ///
+    /// ``URLSessionClient`` lets the calls in flight finish and returns at once; the
+    /// AsyncHTTPClient-backed client shuts down the `HTTPClient` it owns. The default
+    /// implementation does nothing, for clients that hold nothing to release.
+    func shutdown() async throws
 }
 
 extension Client {
+    /// Does nothing: this client holds nothing to release.
+    public func shutdown() async throws {}
+
     /// Throws ``EndpointKitError/webSocketUnsupported(url:reason:)``: this client opens no WebSockets.
     public func webSocket<T: WebSocketEndpoint>(_ endpoint: T) async throws -> WebSocket {
         throw EndpointKitError.webSocketUnsupported(

@@ -121,6 +121,12 @@ open class URLSessionClient: Client, @unchecked Sendable {
         }
     }
 
+    /// Stops the client as ``invalidate(cancellingTasks:)`` does, letting the calls in flight
+    /// finish: the ``Client`` protocol's way to clean up.
+    open func shutdown() async throws {
+        invalidate()
+    }
+
     /// Runs `endpoint` and calls `completionHandler` once, on ``completionQueue``, with its
     /// content or error. `cancel()` on the returned `Progress` cancels the call.
     @discardableResult

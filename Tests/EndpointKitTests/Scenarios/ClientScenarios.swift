@@ -43,7 +43,7 @@ struct ClientScenarios: Sendable {
             ("redirects replay or drop bodies", redirects), ("body too large", bodyTooLarge),
             ("random cancellation", randomCancellation), ("streamed lines", streamedLines),
             ("stream error status", streamErrorStatus), ("stream early break", streamEarlyBreak),
-            ("server-sent events reconnect", serverSentEvents),
+            ("server-sent events reconnect", serverSentEvents), ("shutdown through any Client", shutdownThroughTheProtocol),
         ] + wireScenarios + cancellationScenarios
     }
 
@@ -351,6 +351,20 @@ struct ClientScenarios: Sendable {
             let disconnected = await server.waitForDisconnect(of: "/endless")
             XCTAssertTrue(disconnected, name)
         }
+    }
+
+    /// Code written against `any Client` can stop it; later calls are refused, and a second
+    /// shutdown does nothing.
+    func shutdownThroughTheProtocol(_ server: TestServer, _: FaultRoutes) async throws {
+        let client: any Client = makeClient(server.baseURL, Options())
+        _ = try await client.request(GetBook())
+        try await client.shutdown()
+        do {
+            _ = try await client.request(GetBook())
+            XCTFail("\(name): expected clientInvalidated")
+        } catch EndpointKitError.clientInvalidated {}
+        try await client.shutdown()
+        await close(client)
     }
 
     func serverSentEvents(_ server: TestServer, _: FaultRoutes) async throws {
