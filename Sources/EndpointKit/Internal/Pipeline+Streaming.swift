@@ -10,6 +10,10 @@ import Foundation
     /// observer is told once, when the head is validated or the call fails. Streams are not
     /// retried.
     public func stream<T: Endpoint>(_ endpoint: T) async throws -> ResponseStream {
+        try await CallContext.$current.withValue(CallContext(endpointType: T.self)) { try await startStream(endpoint) }
+    }
+
+    private func startStream<T: Endpoint>(_ endpoint: T) async throws -> ResponseStream {
         var request: URLRequest?
         var response: HTTPURLResponse?
         do {

@@ -11,6 +11,12 @@ extension Pipeline {
     public func webSocket<T: WebSocketEndpoint>(
         _ endpoint: T, open: @Sendable (URLRequest, TimeInterval?) async throws -> WebSocket
     ) async throws -> WebSocket {
+        try await CallContext.$current.withValue(CallContext(endpointType: T.self)) { try await handshake(endpoint, open: open) }
+    }
+
+    private func handshake<T: WebSocketEndpoint>(
+        _ endpoint: T, open: @Sendable (URLRequest, TimeInterval?) async throws -> WebSocket
+    ) async throws -> WebSocket {
         var request: URLRequest?
         do {
             let built = try Self.built(T.self, endpoint.makeRequest)

@@ -40,46 +40,50 @@ import Foundation
         var base: Outgoing?
         let progress = progress.map(Self.monotonic)
         let timeout = call.settings.timeout ?? self.timeout
+        let started = CallContext(endpointType: call.endpointType)
         while true {
-            do {
-                if base == nil {
-                    var (built, form) = try build(call)
-                    request = built.request
-                    if let form { temporaryFile = try Self.write(form, into: &built) }
-                    base = built
-                }
-                guard var outgoing = base else { throw CancellationError() }
-                (request, response, body) = (outgoing.request, nil, nil)
-                try Task.checkCancellation()
-                outgoing.request = try await RequestAdapterChain.run(requestAdapter, on: outgoing.request)
-                request = outgoing.request
-                let received = try await sendFollowingRedirects(
-                    Self.prepared(outgoing, timeout: timeout), sink: call.sink, timeout: timeout, progress: progress)
-                let inMemory = received.fileURL == nil ? received.body : nil
-                (response, body) = (received.response, inMemory)
-                try call.validate(outgoing.request, received.response, inMemory)
-                let content = try Self.decode(Content.self, url: outgoing.request.url, received) {
-                    try call.content(received.response, received)
-                }
-                responseObserver?(request, response, body, nil)
-                return content
-            } catch {
-                var error = Task.isCancelled || error is CancellationError ? CancellationError() : error
-                if !(error is CancellationError), base?.canReplayBody == true, let request {
-                    do {
-                        if let delay = try await retryDelay(call, request: request, response: response, error: error, attempt: attempt) {
-                            responseObserver?(request, response, body, EndpointKitError.retrying(attempt: attempt, delay: delay, underlying: error))
-                            if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
-                            attempt += 1
-                            continue
-                        }
-                    } catch let retryError {
-                        error = retryError is CancellationError ? CancellationError() : retryError
+            let outcome: Content? = try await CallContext.$current.withValue(started.at(attempt: attempt)) {
+                do {
+                    if base == nil {
+                        var (built, form) = try build(call)
+                        request = built.request
+                        if let form { temporaryFile = try Self.write(form, into: &built) }
+                        base = built
                     }
+                    guard var outgoing = base else { throw CancellationError() }
+                    (request, response, body) = (outgoing.request, nil, nil)
+                    try Task.checkCancellation()
+                    outgoing.request = try await RequestAdapterChain.run(requestAdapter, on: outgoing.request)
+                    request = outgoing.request
+                    let received = try await sendFollowingRedirects(
+                        Self.prepared(outgoing, timeout: timeout), sink: call.sink, timeout: timeout, progress: progress)
+                    let inMemory = received.fileURL == nil ? received.body : nil
+                    (response, body) = (received.response, inMemory)
+                    try call.validate(outgoing.request, received.response, inMemory)
+                    let content = try Self.decode(Content.self, url: outgoing.request.url, received) {
+                        try call.content(received.response, received)
+                    }
+                    responseObserver?(request, response, body, nil)
+                    return .some(content)
+                } catch {
+                    var error = Task.isCancelled || error is CancellationError ? CancellationError() : error
+                    if !(error is CancellationError), base?.canReplayBody == true, let request {
+                        do {
+                            if let delay = try await retryDelay(call, request: request, response: response, error: error, attempt: attempt) {
+                                responseObserver?(request, response, body, EndpointKitError.retrying(attempt: attempt, delay: delay, underlying: error))
+                                if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
+                                attempt += 1
+                                return nil
+                            }
+                        } catch let retryError {
+                            error = retryError is CancellationError ? CancellationError() : retryError
+                        }
+                    }
+                    responseObserver?(request, response, body, error)
+                    throw error
                 }
-                responseObserver?(request, response, body, error)
-                throw error
             }
+            if let outcome { return outcome }
         }
     }
 

@@ -44,6 +44,7 @@ struct ClientScenarios: Sendable {
             ("random cancellation", randomCancellation), ("streamed lines", streamedLines),
             ("stream error status", streamErrorStatus), ("stream early break", streamEarlyBreak),
             ("server-sent events reconnect", serverSentEvents), ("shutdown through any Client", shutdownThroughTheProtocol),
+            ("call identity", callIdentity),
         ] + wireScenarios + cancellationScenarios
     }
 
@@ -351,6 +352,30 @@ struct ClientScenarios: Sendable {
             let disconnected = await server.waitForDisconnect(of: "/endless")
             XCTAssertTrue(disconnected, name)
         }
+    }
+
+    /// The observer reads each call's context: one identity across a call's attempts, a new one
+    /// per call, with either API and for streams.
+    func callIdentity(_ server: TestServer, _: FaultRoutes) async throws {
+        let log = ObserverLog()
+        let before = Date()
+        try await with(server, Options(observer: log.observer, retryPolicy: .fast)) { client in
+            _ = try await client.request(AttemptEndpoint(path: "flaky?fail=2"))
+            let _: Void = try await withCheckedThrowingContinuation { continuation in
+                client.request(PathEndpoint(path: "status", query: [.init(name: "code", value: "204")])) { continuation.resume(with: $0) }
+            }
+            let stream = try await client.stream(PathEndpoint(path: "stream"))
+            for try await _ in stream {}
+        }
+        let contexts = log.calls.map(\.context)
+        XCTAssertEqual(contexts.count, 5, name)
+        XCTAssertEqual(contexts.map { $0?.attempt }, [1, 2, 3, 1, 1], name)
+        let ids = contexts.map { $0?.id }
+        XCTAssertEqual(Set(ids[0..<3]).count, 1, "\(name): one identity across retries")
+        XCTAssertEqual(Set(ids).count, 3, "\(name): a new identity per call")
+        XCTAssertEqual(contexts.map { $0?.endpoint }, ["AttemptEndpoint", "AttemptEndpoint", "AttemptEndpoint", "PathEndpoint", "PathEndpoint"], name)
+        XCTAssertTrue(contexts.allSatisfy { ($0?.startedAt ?? .distantPast) >= before }, name)
+        XCTAssertNil(CallContext.current, name)
     }
 
     /// Code written against `any Client` can stop it; later calls are refused, and a second

@@ -64,6 +64,8 @@ final class ObserverLog: Sendable {
         let response: HTTPURLResponse?
         let data: Data?
         let error: (any Error)?
+        /// The call's context as the observer saw it.
+        let context: CallContext?
     }
 
     private let box = Guarded<[Call]>([])
@@ -71,7 +73,8 @@ final class ObserverLog: Sendable {
 
     var observer: ResponseObserver {
         { [box] request, response, data, error in
-            box.withLock { $0.append(Call(request: request, response: response, data: data, error: error)) }
+            let call = Call(request: request, response: response, data: data, error: error, context: CallContext.current)
+            box.withLock { $0.append(call) }
         }
     }
 }

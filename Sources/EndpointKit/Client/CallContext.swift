@@ -1,0 +1,54 @@
+import Foundation
+
+/// Which call this is: an identity and a start time that request adapters, retriers and the
+/// response observer can read while the call runs, to log, measure or trace it without
+/// smuggling an ID through a header.
+///
+/// Every call through a client built on EndpointKit's pipeline (requests, uploads, downloads,
+/// streams, WebSocket handshakes; with either API) runs with its context in
+/// ``CallContext/current``:
+///
+/// ```swift
+/// let client = URLSessionClient(baseURL: api, responseObserver: { request, response, _, error in
+///     guard let call = CallContext.current else { return }
+///     print(call.id, call.endpoint, call.attempt, response?.statusCode ?? 0, call.elapsed)
+/// })
+/// ```
+public struct CallContext: Sendable {
+    /// The call's identity: the same for all its attempts and redirects, new for every call.
+    public let id: UUID
+    /// When the call started (before its request was built).
+    public let startedAt: Date
+    /// Which attempt is running: 1 for the first, 2 for the first retry, and so on.
+    public let attempt: Int
+    /// The endpoint's type; see ``endpoint``.
+    public let endpointType: any Any.Type
+
+    /// The endpoint's type name, such as `GetBookEndpoint`.
+    public var endpoint: String { String(describing: endpointType) }
+
+    /// Seconds since the call started.
+    public var elapsed: TimeInterval { Date().timeIntervalSince(startedAt) }
+
+    /// The context of the call the current task is running, or `nil` outside a call.
+    @TaskLocal public static var current: CallContext?
+
+    /// A new call of `endpointType`, at its first attempt.
+    init(endpointType: any Any.Type) {
+        self.init(id: UUID(), startedAt: Date(), attempt: 1, endpointType: endpointType)
+    }
+
+    /// A context for tests of code that reads ``current`` (bind it with
+    /// `CallContext.$current.withValue(_:operation:)`).
+    public init(id: UUID, startedAt: Date, attempt: Int, endpointType: any Any.Type) {
+        self.id = id
+        self.startedAt = startedAt
+        self.attempt = attempt
+        self.endpointType = endpointType
+    }
+
+    /// The same call at attempt `attempt`.
+    func at(attempt: Int) -> CallContext {
+        CallContext(id: id, startedAt: startedAt, attempt: attempt, endpointType: endpointType)
+    }
+}
