@@ -127,10 +127,12 @@ public final class StubClient: Client, Sendable {
         }
         guard let found else { throw Unstubbed(endpoint: type) }
         let pause = UInt64(found.delay / Double(found.progress.count + 1) * 1_000_000_000)
+        let cancellation = ProgressCancellation()
         for event in found.progress {
             if pause > 0 { try await Task.sleep(nanoseconds: pause) }
             try Task.checkCancellation()
-            report?(event)
+            report?(event.cancelling(with: cancellation))
+            if cancellation.isRequested { throw CancellationError() }
         }
         if pause > 0 { try await Task.sleep(nanoseconds: pause) }
         try Task.checkCancellation()

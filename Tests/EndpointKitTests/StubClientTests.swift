@@ -33,6 +33,21 @@ final class StubClientTests: XCTestCase {
         XCTAssertEqual(book, Routes.books[0])
     }
 
+    func testAProgressHandlerCanCancelAStubbedTransfer() async throws {
+        let client = StubClient()
+        let steps = (1...4).map { TransferProgress(direction: .download, completedBytes: Int64($0) * 10, totalBytes: 40) }
+        client.stub(Download.self, progress: steps) { _ in URL(fileURLWithPath: "/tmp/stub") }
+        let seen = Guarded<[Int64]>([])
+        do {
+            _ = try await client.download(Download(count: 40)) { report in
+                seen.withLock { $0.append(report.completedBytes) }
+                if report.completedBytes == 20 { report.cancel() }
+            }
+            XCTFail("expected CancellationError")
+        } catch is CancellationError {}
+        XCTAssertEqual(seen.withLock { $0 }, [10, 20])
+    }
+
     func testErrorsDelaysAndCancellation() async throws {
         let client = StubClient()
         client.stub(ListBooks.self, error: URLError(.notConnectedToInternet))

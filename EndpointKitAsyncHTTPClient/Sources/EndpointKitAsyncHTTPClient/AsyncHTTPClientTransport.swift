@@ -25,7 +25,7 @@ struct AsyncHTTPClientTransport: Transport {
 
     func send(
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
-        progress: (@Sendable (TransferProgress) -> Void)?
+        progress: ProgressSink?
     ) async throws -> ReceivedResponse {
         do {
             return try await Self.within(timeout, url: outgoing.request.url) {
@@ -82,7 +82,7 @@ struct AsyncHTTPClientTransport: Transport {
     }
 
     private func exchange(
-        _ outgoing: Outgoing, file: DownloadFile?, bodyLimit: Int, progress: (@Sendable (TransferProgress) -> Void)?
+        _ outgoing: Outgoing, file: DownloadFile?, bodyLimit: Int, progress: ProgressSink?
     ) async throws -> ReceivedResponse {
         guard let url = outgoing.request.url else { throw EndpointKitError.invalidURL("<no URL>") }
         var file = file
@@ -131,7 +131,7 @@ struct AsyncHTTPClientTransport: Transport {
                     body.append(chunk)
                 }
                 received += Int64(chunk.count)
-                progress?(TransferProgress(direction: .download, completedBytes: received, totalBytes: total))
+                try progress?(TransferProgress(direction: .download, completedBytes: received, totalBytes: total))
             }
             if let open = handle {
                 handle = nil
@@ -141,7 +141,7 @@ struct AsyncHTTPClientTransport: Transport {
             } else {
                 file?.failed()
             }
-            progress?(TransferProgress(direction: .download, completedBytes: received, totalBytes: received))
+            try progress?(TransferProgress(direction: .download, completedBytes: received, totalBytes: received))
             return ReceivedResponse(response: head, body: body, fileURL: (200..<300).contains(head.statusCode) ? file?.url : nil)
         } catch let error as NIOTooManyBytesError {
             _ = error
@@ -179,7 +179,7 @@ struct AsyncHTTPClientTransport: Transport {
     /// had just dropped as idle, as servers with short keep-alive timeouts do) is sent once more
     /// on a fresh connection, as RFC 9110 (9.2.2) allows and libcurl and browsers do.
     private func execute(
-        _ outgoing: Outgoing, url: URL, progress: (@Sendable (TransferProgress) -> Void)?
+        _ outgoing: Outgoing, url: URL, progress: ProgressSink?
     ) async throws -> HTTPClientResponse {
         do {
             return try await httpClient.execute(makeRequest(outgoing, url: url, progress: progress), deadline: .distantFuture)
@@ -200,7 +200,7 @@ struct AsyncHTTPClientTransport: Transport {
     }
 
     private func makeRequest(
-        _ outgoing: Outgoing, url: URL, progress: (@Sendable (TransferProgress) -> Void)?
+        _ outgoing: Outgoing, url: URL, progress: ProgressSink?
     ) throws -> HTTPClientRequest {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .init(rawValue: outgoing.request.httpMethod ?? "GET")
@@ -245,9 +245,9 @@ struct AsyncHTTPClientTransport: Transport {
         if let makeStream {
             let length = outgoing.bodyLength
             let sentSoFar = NIOLockedValueBoxInt()
-            let sent: @Sendable (Int) -> Void = { count in
+            let sent: @Sendable (Int) throws -> Void = { count in
                 let total = sentSoFar.add(count)
-                progress?(TransferProgress(direction: .upload, completedBytes: total, totalBytes: length))
+                try progress?(TransferProgress(direction: .upload, completedBytes: total, totalBytes: length))
             }
             let chunks = BodyChunks(makeStream: makeStream, sent: sent)
             request.body = .stream(chunks, length: length.map { .known($0) } ?? .unknown)

@@ -12,11 +12,13 @@ struct BodyChunks: AsyncSequence, Sendable {
     }
 
     let makeStream: @Sendable () throws -> InputStream
-    let sent: @Sendable (Int) -> Void
+    /// Told each chunk's size; throwing (the caller cancelled from its progress handler) stops
+    /// the body with that error.
+    let sent: @Sendable (Int) throws -> Void
 
     struct AsyncIterator: AsyncIteratorProtocol {
         let makeStream: @Sendable () throws -> InputStream
-        let sent: @Sendable (Int) -> Void
+        let sent: @Sendable (Int) throws -> Void
         var stream: InputStream?
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
@@ -29,7 +31,11 @@ struct BodyChunks: AsyncSequence, Sendable {
                 stream.close()
                 return nil
             }
-            sent(count)
+            do {
+                try sent(count)
+            } catch {
+                throw StreamFailure(underlying: error)
+            }
             return ByteBuffer(bytes: buffer[0..<count])
         }
 

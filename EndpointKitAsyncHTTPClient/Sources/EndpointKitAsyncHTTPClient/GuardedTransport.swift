@@ -11,7 +11,7 @@ struct GuardedTransport: Transport {
 
     func send(
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
-        progress: (@Sendable (TransferProgress) -> Void)?
+        progress: ProgressSink?
     ) async throws -> ReceivedResponse {
         guard isShutDown.withLockedValue({ !$0 }) else { throw EndpointKitError.clientInvalidated }
         return try await transport.send(outgoing, into: file, timeout: timeout, bodyLimit: bodyLimit, progress: progress)

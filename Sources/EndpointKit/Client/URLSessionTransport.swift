@@ -16,7 +16,7 @@ struct URLSessionTransport: Transport {
 
     func send(
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
-        progress: (@Sendable (TransferProgress) -> Void)?
+        progress: ProgressSink?
     ) async throws -> ReceivedResponse {
         let handler = TransferHandler(
             outgoing: outgoing, file: file, bodyLimit: bodyLimit, delegate: delegate, progress: progress)

@@ -147,7 +147,7 @@ import Foundation
     /// Sends `outgoing`, following the redirects the transport leaves to the pipeline.
     private func sendFollowingRedirects<Content>(
         _ outgoing: Outgoing, sink: Call<Content>.Sink, timeout: TimeInterval?,
-        progress: (@Sendable (TransferProgress) -> Void)?
+        progress: ProgressSink?
     ) async throws -> ReceivedResponse {
         var outgoing = outgoing
         for _ in 0...Redirect.limit {
@@ -219,18 +219,20 @@ import Foundation
     }
 
     /// Passes on only reports that move forward, so progress never goes back when a redirect
-    /// or a retry sends the body again.
-    private static func monotonic(
-        _ handler: @escaping @Sendable (TransferProgress) -> Void
-    ) -> @Sendable (TransferProgress) -> Void {
+    /// or a retry sends the body again. Each report can cancel the call: after the handler
+    /// called ``TransferProgress/cancel()``, the transport is told to stop by a throw.
+    private static func monotonic(_ handler: @escaping @Sendable (TransferProgress) -> Void) -> ProgressSink {
         let last = Locked<[TransferProgress.Direction: Int64]>([:])
+        let cancellation = ProgressCancellation()
         return { update in
+            guard !cancellation.isRequested else { throw CancellationError() }
             let forward = last.withLock { last in
                 guard update.completedBytes >= last[update.direction, default: -1] else { return false }
                 last[update.direction] = update.completedBytes
                 return true
             }
-            if forward { handler(update) }
+            if forward { handler(update.cancelling(with: cancellation)) }
+            if cancellation.isRequested { throw CancellationError() }
         }
     }
 }

@@ -44,7 +44,7 @@ final class TransferHandler: Sendable {
     private let uploadLength: Int64?
     private let bodyLimit: Int
     private let timeoutInterval: TimeInterval
-    private let progress: (@Sendable (TransferProgress) -> Void)?
+    private let progress: ProgressSink?
     private let streaming: Streaming?
 
     /// Where a streamed body goes: the chunks the reader iterates, and the bytes waiting for it.
@@ -56,7 +56,7 @@ final class TransferHandler: Sendable {
 
     init(
         outgoing: Outgoing, file: DownloadFile?, bodyLimit: Int, delegate: SessionDelegate,
-        progress: (@Sendable (TransferProgress) -> Void)?, streaming: Streaming? = nil
+        progress: ProgressSink?, streaming: Streaming? = nil
     ) {
         var state = State()
         state.file = file
@@ -298,8 +298,14 @@ final class TransferHandler: Sendable {
         return EndpointKitError.transportFailed(url: url, underlying: error)
     }
 
+    /// Reports progress; a sink that throws (the caller cancelled from its handler) ends the
+    /// call at once.
     private func report(_ value: TransferProgress) {
-        progress?(value)
+        do {
+            try progress?(value)
+        } catch {
+            cancel()
+        }
     }
 
     private func write(_ data: Data, to handle: FileHandle) {

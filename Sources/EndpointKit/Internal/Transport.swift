@@ -9,6 +9,11 @@ import Foundation
 /// the observer), so every client built on it behaves the same.
 ///
 /// SPI for EndpointKit's own client packages, not public API.
+/// Where a transport reports a transfer's progress. Throwing (the pipeline does when the
+/// caller's handler called ``TransferProgress/cancel()``) stops the transfer at once, and the
+/// call ends with that error.
+@_spi(Transport) public typealias ProgressSink = @Sendable (TransferProgress) throws -> Void
+
 @_spi(Transport) public protocol Transport: Sendable {
     /// Whether the transport follows redirects whose next request has no body by itself (as
     /// URLSession does). When `false`, the pipeline follows every redirect.
@@ -22,7 +27,7 @@ import Foundation
     /// cancellation stops the transfer and throws `CancellationError`.
     func send(
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
-        progress: (@Sendable (TransferProgress) -> Void)?
+        progress: ProgressSink?
     ) async throws -> ReceivedResponse
 
     /// Sends `outgoing` once and returns as soon as the response head has arrived; the body

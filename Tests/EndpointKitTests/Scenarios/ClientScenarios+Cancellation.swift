@@ -16,20 +16,32 @@ extension ClientScenarios {
         ]
     }
 
-    /// Cancels a fast loopback download (hundreds of MB/s) from its own progress handler at
-    /// 16 MB, then downloads again: the second asks for exactly the bytes after those kept.
+    /// Cancels a fast loopback download (hundreds of MB/s) at 16 MB, from its progress handler
+    /// (by cancelling the task, then with `TransferProgress.cancel()`), then downloads again: the
+    /// second asks for exactly the bytes after those kept.
     func cancelFastDownload(_ server: TestServer, _: FaultRoutes) async throws {
+        for byHandler in [false, true] {
+            try await cancelFastDownload(server, byHandler: byHandler)
+        }
+    }
+
+    private func cancelFastDownload(_ server: TestServer, byHandler: Bool) async throws {
         let count: Int64 = 512 << 20
         let target = temporaryFile()
         defer {
             try? FileManager.default.removeItem(at: target)
             try? FileManager.default.removeItem(at: target.appendingPathExtension("resume"))
         }
+        let name = "\(self.name), cancelled by \(byHandler ? "TransferProgress.cancel()" : "Task.cancel()")"
         try await with(server) { client in
             let log = CancelLog()
             let endpoint = Download(count: count, resumableFileURL: target)
             let task = Task {
-                _ = try await client.download(endpoint) { report in log.record(report.completedBytes, cancelAt: 16 << 20) }
+                _ = try await client.download(endpoint) { report in
+                    if log.record(report.completedBytes, cancelAt: 16 << 20) {
+                        if byHandler { report.cancel() } else { log.task.withLock { $0?.cancel() } }
+                    }
+                }
             }
             log.task.withLock { $0 = task }
             let result = await task.result
@@ -51,14 +63,14 @@ extension ClientScenarios {
         }
     }
 
-    /// Cancels a 64 MB upload from its progress handler halfway: nothing is reported after.
+    /// Cancels a 64 MB upload with `TransferProgress.cancel()` at 8 MB: nothing is reported after.
     func cancelUploadFromProgress(_ server: TestServer, _: FaultRoutes) async throws {
         let payload = Data(count: 64 << 20)
         try await with(server) { client in
             let log = CancelLog()
             let task = Task {
                 _ = try await client.upload(Upload(body: .data(payload))) { report in
-                    if report.direction == .upload { log.record(report.completedBytes, cancelAt: 8 << 20) }
+                    if report.direction == .upload, log.record(report.completedBytes, cancelAt: 8 << 20) { report.cancel() }
                 }
             }
             log.task.withLock { $0 = task }
@@ -69,8 +81,8 @@ extension ClientScenarios {
     }
 }
 
-/// Cancels a task from its own progress handler once `cancelAt` bytes have moved, and counts
-/// the reports that come after.
+/// Tells a progress handler when to cancel its call (once `cancelAt` bytes have moved), and
+/// counts the reports that come after.
 final class CancelLog: Sendable {
     struct State {
         var countedAtCancel: Int64 = 0
@@ -81,8 +93,9 @@ final class CancelLog: Sendable {
     let state = Guarded(State())
     let task = Guarded<Task<Void, any Error>?>(nil)
 
-    func record(_ bytes: Int64, cancelAt threshold: Int64) {
-        let cancel = state.withLock { state -> Bool in
+    /// Records a report; `true` when the handler should cancel now.
+    func record(_ bytes: Int64, cancelAt threshold: Int64) -> Bool {
+        state.withLock { state -> Bool in
             if state.cancelled {
                 state.late += 1
                 return false
@@ -92,6 +105,5 @@ final class CancelLog: Sendable {
             state.cancelled = true
             return true
         }
-        if cancel { task.withLock { $0?.cancel() } }
     }
 }
