@@ -81,7 +81,8 @@ final class BenchServer: Sendable {
             }
             if uri.hasPrefix("/bytes") {
                 let count = Int(uri.split(separator: "=").last ?? "") ?? 0
-                writeHead(context: context, length: count, type: "application/octet-stream")
+                // A validator, so a cancelled resumable download keeps its bytes (Cancellation).
+                writeHead(context: context, length: count, type: "application/octet-stream", extra: [("ETag", "\"bytes-\(count)\"")])
                 writeBytes(context: context, remaining: count)
             } else {
                 let body = uri.hasPrefix("/upload") ? Data(#"{"received":\#(received)}"#.utf8) : BenchServer.smallJSON
@@ -122,8 +123,8 @@ final class BenchServer: Sendable {
             }
         }
 
-        private func writeHead(context: ChannelHandlerContext, length: Int, type: String) {
-            let headers = HTTPHeaders([("Content-Length", "\(length)"), ("Content-Type", type)])
+        private func writeHead(context: ChannelHandlerContext, length: Int, type: String, extra: [(String, String)] = []) {
+            let headers = HTTPHeaders([("Content-Length", "\(length)"), ("Content-Type", type)] + extra)
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
         }
 

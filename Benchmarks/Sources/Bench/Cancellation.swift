@@ -55,7 +55,60 @@ enum Cancellation {
             let task = Task { try await ahcClient.request(RawBytes(path: "hang")) }
             return ({ task.cancel() }, { _ = await task.result })
         })
+        print("\nCancel during a 1 GiB download, from the progress handler at 256 MB (Task.cancel()), \(max(rounds / 5, 5)) rounds")
+        print("  client                                  returned p50/p99   counted after   on disk − counted at cancel (min/max)")
+        for (name, client) in [("URLSessionClient", urlSessionClient as any Client), ("AsyncHTTPClientClient", ahcClient)] {
+            print(await midDownload(name, client: client, rounds: max(rounds / 5, 5)))
+        }
         urlSessionClient.invalidate()
         try await ahcClient.shutdown()
+    }
+
+    /// Cancels fast 1 GiB downloads to a resumable file at 256 MB: how long until the call
+    /// returns, how many bytes were still counted after the cancel (goal 0), and how the file
+    /// left on disk compares with the bytes counted when the cancel came (goal 0: every counted
+    /// byte kept, no other).
+    static func midDownload(_ name: String, client: any Client, rounds: Int) async -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("EndpointKitBench-cancel.bin")
+        let record = file.appendingPathExtension("resume")
+        var returned: [Double] = []
+        var lateCounted: Int64 = 0
+        var onDisk: [Int64] = []
+        for _ in 0..<rounds {
+            try? FileManager.default.removeItem(at: file)
+            try? FileManager.default.removeItem(at: record)
+            let state = Box((atCancel: Int64(-1), last: Int64(0), cancelledAt: UInt64(0)))
+            let task = Box<Task<URL, any Error>?>(nil)
+            let endpoint = FileBytes(path: "bytes?count=\(1 << 30)", resumableFileURL: file)
+            task.update {
+                $0 = Task {
+                    try await client.download(endpoint) { progress in
+                        var cancel = false
+                        state.update { state in
+                            state.last = progress.completedBytes
+                            if state.atCancel < 0, progress.completedBytes >= 256 << 20 {
+                                (state.atCancel, state.cancelledAt, cancel) = (progress.completedBytes, DispatchTime.now().uptimeNanoseconds, true)
+                            }
+                        }
+                        if cancel { task.value?.cancel() }
+                    }
+                }
+            }
+            _ = await task.value?.result
+            let ended = DispatchTime.now().uptimeNanoseconds
+            let (atCancel, last, cancelledAt) = state.value
+            guard atCancel >= 0 else { continue }
+            returned.append(Double(ended - cancelledAt) / 1e6)
+            lateCounted = max(lateCounted, last - atCancel)
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
+            onDisk.append(size - atCancel)
+        }
+        try? FileManager.default.removeItem(at: file)
+        try? FileManager.default.removeItem(at: record)
+        let sorted = returned.sorted()
+        let p50 = sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+        let p99 = sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
+        return "  " + name.padding(toLength: 38, withPad: " ", startingAt: 0)
+            + String(format: "%8.2f %8.2f   %10lld B   %10lld / %lld B", p50, p99, lateCounted, onDisk.min() ?? 0, onDisk.max() ?? 0)
     }
 }

@@ -36,6 +36,7 @@ struct RawBytes: Endpoint {
 struct FileBytes: DownloadEndpoint {
     typealias Content = URL
     let path: String
+    var resumableFileURL: URL?
     func makeRequest() throws -> URLRequest { try URLRequest(.get, path) }
 }
 

@@ -3,7 +3,7 @@ import Foundation
 // bench [--quick]                         the full table
 // bench loop CLIENT COUNT                 COUNT small GETs in a row with one client (for profilers)
 // bench hammer CLIENT SECONDS CONCURRENCY  small GETs at a concurrency: req/s and CPU µs per request
-// bench latency | allocations            one section of the table
+// bench latency | allocations | cancellation   one section of the table
 // bench stress [COUNT]                    10,000 calls against a faulty server, random cancels
 // bench memory-child SCENARIO URL BYTES   one memory scenario (run by the table in a child)
 // bench alloc-child CLIENT URL COUNT       allocations of one client (run by the table in a child)
@@ -35,6 +35,10 @@ if arguments.count >= 2, arguments[1] == "latency" {
 }
 if arguments.count >= 2, arguments[1] == "allocations" {
     try Allocations.run(baseURL: server.baseURL)
+    exit(0)
+}
+if arguments.count >= 2, arguments[1] == "cancellation" {
+    try await Cancellation.run(baseURL: server.baseURL, rounds: 100)
     exit(0)
 }
 if arguments.count >= 2, arguments[1] == "stress" {
