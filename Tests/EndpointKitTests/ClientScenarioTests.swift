@@ -8,7 +8,7 @@ final class ClientScenarioTests: XCTestCase {
             name: "URLSessionClient",
             makeClient: { url, options in
                 URLSessionClient(
-                    baseURL: url, responseObserver: options.observer, retryPolicy: options.retryPolicy,
+                    baseURL: url, responseObserver: options.observer, monitors: options.monitors, retryPolicy: options.retryPolicy,
                     timeout: options.timeout, maximumBodySize: options.maximumBodySize)
             },
             close: { ($0 as? URLSessionClient)?.invalidate() })

@@ -56,11 +56,13 @@ final class RedirectTests: ServerTestCase {
     }
 
     func testRedirectLoopsEndWithAClearError() async throws {
+        // Every redirect is followed by the pipeline, so a GET loop ends as a POST loop does.
         let get = await complete(PathEndpoint(path: "loop"))
-        guard case EndpointKitError.transportFailed(_, let underlying)? = get.error else {
+        guard case EndpointKitError.redirectRefused(_, let getReason)? = get.error else {
             return XCTFail("unexpected \(get)")
         }
-        XCTAssertEqual((underlying as? URLError)?.code, .httpTooManyRedirects)
+        XCTAssertTrue(getReason.contains("more than 20 redirects"), getReason)
+        XCTAssertEqual(server.requests.filter { $0.method == "GET" }.count, 21)
 
         let post = await complete(EchoEndpoint(method: .post, path: "loop") { $0.setTextBody("x") })
         guard case EndpointKitError.redirectRefused(_, let reason)? = post.error else {

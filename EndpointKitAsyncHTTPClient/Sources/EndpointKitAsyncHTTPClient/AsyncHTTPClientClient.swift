@@ -50,6 +50,7 @@ public final class AsyncHTTPClientClient: Client {
     ///   - httpClient: An `HTTPClient` to borrow; `nil` makes one the client owns.
     ///   - completionQueue: Where completion handlers run; a private serial queue by default.
     ///   - responseObserver: Called once per call with its outcome (and per retried attempt).
+    ///   - monitors: See every call's events (`CallMonitor`); none by default.
     ///   - retryPolicy: How failed attempts are retried; none by default.
     ///   - timeout: The longest one attempt may take, in seconds; `nil` for no limit.
     ///   - maximumBodySize: The largest body kept in memory; 100 MiB by default.
@@ -67,6 +68,7 @@ public final class AsyncHTTPClientClient: Client {
         httpClient: HTTPClient? = nil,
         completionQueue: DispatchQueue = AsyncHTTPClientClient.defaultCompletionQueue,
         responseObserver: ResponseObserver? = nil,
+        monitors: [any CallMonitor] = [],
         retryPolicy: RetryPolicy = .none,
         timeout: TimeInterval? = nil,
         maximumBodySize: Int = 100 << 20,
@@ -81,18 +83,19 @@ public final class AsyncHTTPClientClient: Client {
         self.ownsHTTPClient = httpClient == nil
         self.completionQueue = completionQueue
         self.pipeline = Pipeline(
-            requestAdapter: requestAdapter, responseObserver: responseObserver, retryPolicy: retryPolicy,
-            timeout: timeout, maximumBodySize: maximumBodySize,
+            requestAdapter: requestAdapter, responseObserver: responseObserver, monitors: monitors,
+            retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize,
             transport: GuardedTransport(isShutDown: isShutDown, transport: AsyncHTTPClientTransport(httpClient: client, cookieStorage: cookieStorage, decompresses: httpClient == nil)))
     }
 
     /// Creates a client whose requests are resolved against `baseURL`; the other parameters are
-    /// those of ``init(requestAdapter:httpClient:completionQueue:responseObserver:retryPolicy:timeout:maximumBodySize:tlsConfiguration:cookieStorage:)``.
+    /// those of ``init(requestAdapter:httpClient:completionQueue:responseObserver:monitors:retryPolicy:timeout:maximumBodySize:tlsConfiguration:cookieStorage:)``.
     public convenience init(
         baseURL: URL,
         httpClient: HTTPClient? = nil,
         completionQueue: DispatchQueue = AsyncHTTPClientClient.defaultCompletionQueue,
         responseObserver: ResponseObserver? = nil,
+        monitors: [any CallMonitor] = [],
         retryPolicy: RetryPolicy = .none,
         timeout: TimeInterval? = nil,
         maximumBodySize: Int = 100 << 20,
@@ -101,8 +104,8 @@ public final class AsyncHTTPClientClient: Client {
     ) {
         self.init(
             requestAdapter: BaseRequestAdapter(baseURL: baseURL), httpClient: httpClient,
-            completionQueue: completionQueue, responseObserver: responseObserver, retryPolicy: retryPolicy,
-            timeout: timeout, maximumBodySize: maximumBodySize, tlsConfiguration: tlsConfiguration,
+            completionQueue: completionQueue, responseObserver: responseObserver, monitors: monitors,
+            retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, tlsConfiguration: tlsConfiguration,
             cookieStorage: cookieStorage)
     }
 

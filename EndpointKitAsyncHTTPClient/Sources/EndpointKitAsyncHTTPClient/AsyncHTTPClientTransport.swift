@@ -21,8 +21,6 @@ struct AsyncHTTPClientTransport: Transport {
     /// borrowed one's configuration cannot be read: its bodies' first bytes are checked instead.
     let decompresses: Bool
 
-    var followsBodilessRedirects: Bool { false }
-
     func send(
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
         progress: ProgressSink?

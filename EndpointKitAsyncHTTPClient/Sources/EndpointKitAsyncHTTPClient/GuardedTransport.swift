@@ -7,7 +7,6 @@ struct GuardedTransport: Transport {
     let isShutDown: NIOLockedValueBox<Bool>
     let transport: any Transport
 
-    var followsBodilessRedirects: Bool { transport.followsBodilessRedirects }
 
     func send(
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,

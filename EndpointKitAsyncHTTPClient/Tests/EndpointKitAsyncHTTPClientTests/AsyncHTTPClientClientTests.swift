@@ -20,7 +20,7 @@ final class AsyncHTTPClientClientTests: XCTestCase {
             name: "AsyncHTTPClientClient",
             makeClient: { url, options in
                 AsyncHTTPClientClient(
-                    baseURL: url, responseObserver: options.observer, retryPolicy: options.retryPolicy,
+                    baseURL: url, responseObserver: options.observer, monitors: options.monitors, retryPolicy: options.retryPolicy,
                     timeout: options.timeout, maximumBodySize: options.maximumBodySize, cookieStorage: HTTPCookieStorage.shared)
             },
             close: { try? await ($0 as? AsyncHTTPClientClient)?.shutdown() })

@@ -27,8 +27,11 @@ public struct CallContext: Sendable {
     /// The endpoint's type name, such as `GetBookEndpoint`.
     public var endpoint: String { String(describing: endpointType) }
 
-    /// Seconds since the call started.
-    public var elapsed: TimeInterval { Date().timeIntervalSince(startedAt) }
+    /// Seconds since the call started, on a clock that never jumps.
+    public var elapsed: TimeInterval { Self.seconds(since: uptime) }
+
+    /// When the call started, in nanoseconds of uptime (a clock that never jumps).
+    let uptime: UInt64
 
     /// The context of the call the current task is running, or `nil` outside a call.
     @TaskLocal public static var current: CallContext?
@@ -41,14 +44,27 @@ public struct CallContext: Sendable {
     /// A context for tests of code that reads ``current`` (bind it with
     /// `CallContext.$current.withValue(_:operation:)`).
     public init(id: UUID, startedAt: Date, attempt: Int, endpointType: any Any.Type) {
+        self.init(id: id, startedAt: startedAt, attempt: attempt, endpointType: endpointType, uptime: Self.now)
+    }
+
+    private init(id: UUID, startedAt: Date, attempt: Int, endpointType: any Any.Type, uptime: UInt64) {
         self.id = id
         self.startedAt = startedAt
         self.attempt = attempt
         self.endpointType = endpointType
+        self.uptime = uptime
     }
 
     /// The same call at attempt `attempt`.
     func at(attempt: Int) -> CallContext {
-        CallContext(id: id, startedAt: startedAt, attempt: attempt, endpointType: endpointType)
+        CallContext(id: id, startedAt: startedAt, attempt: attempt, endpointType: endpointType, uptime: uptime)
+    }
+
+    /// Now, in nanoseconds of uptime.
+    static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// Seconds from `uptime` to now.
+    static func seconds(since uptime: UInt64) -> TimeInterval {
+        Double(now - min(uptime, now)) / 1e9
     }
 }

@@ -30,6 +30,8 @@ open class URLSessionClient: Client, @unchecked Sendable {
     /// Sees the outcome of every call, once, before the caller does; and each attempt that is
     /// retried, as ``EndpointKitError/retrying(attempt:delay:underlying:)``.
     public let responseObserver: ResponseObserver?
+    /// See the life of every call as typed events (logging, metrics, tracing), in order.
+    public let monitors: [any CallMonitor]
     /// How failed attempts are retried, unless an endpoint gives its own; no retries by default.
     public let retryPolicy: RetryPolicy
     /// The longest one attempt may take, in seconds, unless an endpoint gives its own; `nil`
@@ -52,6 +54,7 @@ open class URLSessionClient: Client, @unchecked Sendable {
     ///     without a `URLCache` (see Linux notes).
     ///   - completionQueue: Where completion handlers run; a private serial queue by default.
     ///   - responseObserver: Called once per call with its outcome.
+    ///   - monitors: See every call's events (``CallMonitor``); none by default.
     ///   - retryPolicy: How failed attempts are retried; ``RetryPolicy/none`` by default.
     ///   - timeout: The longest one attempt may take, in seconds; `nil` for Foundation's idle timeout.
     ///   - maximumBodySize: The largest body kept in memory; 100 MiB by default.
@@ -60,6 +63,7 @@ open class URLSessionClient: Client, @unchecked Sendable {
         configuration: URLSessionConfiguration = .endpointKitDefault,
         completionQueue: DispatchQueue = URLSessionClient.defaultCompletionQueue,
         responseObserver: ResponseObserver? = nil,
+        monitors: [any CallMonitor] = [],
         retryPolicy: RetryPolicy = .none,
         timeout: TimeInterval? = nil,
         maximumBodySize: Int = 100 << 20
@@ -67,6 +71,7 @@ open class URLSessionClient: Client, @unchecked Sendable {
         self.requestAdapter = requestAdapter
         self.completionQueue = completionQueue
         self.responseObserver = responseObserver
+        self.monitors = monitors
         self.retryPolicy = retryPolicy
         self.timeout = timeout
         self.maximumBodySize = maximumBodySize
@@ -82,8 +87,8 @@ open class URLSessionClient: Client, @unchecked Sendable {
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegate.queue)
         self.session = session
         self.pipeline = Pipeline(
-            requestAdapter: requestAdapter, responseObserver: responseObserver, retryPolicy: retryPolicy,
-            timeout: timeout, maximumBodySize: maximumBodySize,
+            requestAdapter: requestAdapter, responseObserver: responseObserver, monitors: monitors,
+            retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize,
             transport: URLSessionTransport(session: session, delegate: delegate))
     }
 
@@ -93,14 +98,15 @@ open class URLSessionClient: Client, @unchecked Sendable {
         configuration: URLSessionConfiguration = .endpointKitDefault,
         completionQueue: DispatchQueue = URLSessionClient.defaultCompletionQueue,
         responseObserver: ResponseObserver? = nil,
+        monitors: [any CallMonitor] = [],
         retryPolicy: RetryPolicy = .none,
         timeout: TimeInterval? = nil,
         maximumBodySize: Int = 100 << 20
     ) {
         self.init(
             requestAdapter: BaseRequestAdapter(baseURL: baseURL), configuration: configuration,
-            completionQueue: completionQueue, responseObserver: responseObserver, retryPolicy: retryPolicy,
-            timeout: timeout, maximumBodySize: maximumBodySize)
+            completionQueue: completionQueue, responseObserver: responseObserver, monitors: monitors,
+            retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize)
     }
 
     deinit {

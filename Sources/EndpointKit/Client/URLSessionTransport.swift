@@ -10,10 +10,6 @@ struct URLSessionTransport: Transport {
     let session: URLSession
     let delegate: SessionDelegate
 
-    /// Foundation follows redirects itself; those whose body it would drop come back to the
-    /// pipeline.
-    var followsBodilessRedirects: Bool { true }
-
     func send(
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
         progress: ProgressSink?

@@ -7,28 +7,24 @@ import Foundation
 extension Pipeline {
     /// Opens a WebSocket the way every call starts: builds the handshake request, runs the
     /// request adapters on it, lets `open` connect within the client's timeout, and tells the
-    /// response observer how it went.
+    /// monitor how it went.
     public func webSocket<T: WebSocketEndpoint>(
         _ endpoint: T, open: @Sendable (URLRequest, TimeInterval?) async throws -> WebSocket
     ) async throws -> WebSocket {
-        try await CallContext.$current.withValue(CallContext(endpointType: T.self)) { try await handshake(endpoint, open: open) }
-    }
-
-    private func handshake<T: WebSocketEndpoint>(
-        _ endpoint: T, open: @Sendable (URLRequest, TimeInterval?) async throws -> WebSocket
-    ) async throws -> WebSocket {
-        var request: URLRequest?
-        do {
+        try await reporting(T.self) { events in
             let built = try Self.built(T.self, endpoint.makeRequest)
-            request = built
+            events.request = built
             try Task.checkCancellation()
             let adapted = try await RequestAdapterChain.run(requestAdapter, on: built)
-            request = adapted
-            let socket = try await open(adapted, timeout)
-            responseObserver?(adapted, nil, nil, nil)
-            return socket
-        } catch {
-            throw failed(error, request: request, response: nil)
+            events.attemptStarted(events.call, request: adapted)
+            do {
+                let socket = try await open(adapted, timeout)
+                events.attemptFinished(nil, error: nil, sending: Outgoing(request: adapted))
+                return socket
+            } catch {
+                events.attemptFinished(nil, error: Self.normalized(error), sending: Outgoing(request: adapted))
+                throw error
+            }
         }
     }
 }

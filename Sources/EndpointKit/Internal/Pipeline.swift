@@ -8,7 +8,8 @@ import Foundation
 /// send (following redirects), validate; decode; observe. SPI for EndpointKit's client packages.
 @_spi(Transport) public struct Pipeline: Sendable {
     let requestAdapter: any RequestAdapter
-    let responseObserver: ResponseObserver?
+    /// Told every call's events: the response observer and the client's monitors, or `nil`.
+    let monitor: (any CallMonitor)?
     let retryPolicy: RetryPolicy
     let timeout: TimeInterval?
     let maximumBodySize: Int
@@ -16,75 +17,96 @@ import Foundation
 
     /// Creates a pipeline over `transport` with a client's settings.
     public init(
-        requestAdapter: any RequestAdapter, responseObserver: ResponseObserver?, retryPolicy: RetryPolicy,
-        timeout: TimeInterval?, maximumBodySize: Int, transport: any Transport
+        requestAdapter: any RequestAdapter, responseObserver: ResponseObserver?, monitors: [any CallMonitor] = [],
+        retryPolicy: RetryPolicy, timeout: TimeInterval?, maximumBodySize: Int, transport: any Transport
     ) {
         self.requestAdapter = requestAdapter
-        self.responseObserver = responseObserver
+        self.monitor = CallMonitorGroup.combining(responseObserver, monitors)
         self.retryPolicy = retryPolicy
         self.timeout = timeout
         self.maximumBodySize = maximumBodySize
         self.transport = transport
     }
 
-    /// Runs one call to its end; a failed attempt is retried when a retrier says so.
+    /// Runs one call to its end; a failed attempt is retried when a retrier says so. Each
+    /// attempt runs with the call's context as ``CallContext/current``.
     public func perform<Content>(
         _ call: Call<Content>, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Content {
-        var request: URLRequest?
-        var response: HTTPURLResponse?
-        var body: Data?
+        var events = CallEvents(monitor: monitor, call: CallContext(endpointType: call.endpointType))
         var temporaryFile: URL?
         defer { temporaryFile.map { try? FileManager.default.removeItem(at: $0) } }
-        var attempt = 1
-        var base: Outgoing?
         let progress = progress.map(Self.monotonic)
         let timeout = call.settings.timeout ?? self.timeout
-        let started = CallContext(endpointType: call.endpointType)
+        var base: Outgoing?
+        var attempt = 1
         while true {
-            let outcome: Content? = try await CallContext.$current.withValue(started.at(attempt: attempt)) {
+            let context = events.call.at(attempt: attempt)
+            let outcome: Content? = try await CallContext.$current.withValue(context) {
                 do {
                     if base == nil {
                         var (built, form) = try build(call)
-                        request = built.request
+                        events.request = built.request
                         if let form { temporaryFile = try Self.write(form, into: &built) }
                         base = built
                     }
-                    guard var outgoing = base else { throw CancellationError() }
-                    (request, response, body) = (outgoing.request, nil, nil)
-                    try Task.checkCancellation()
-                    outgoing.request = try await RequestAdapterChain.run(requestAdapter, on: outgoing.request)
-                    request = outgoing.request
-                    let received = try await sendFollowingRedirects(
-                        Self.prepared(outgoing, timeout: timeout), sink: call.sink, timeout: timeout, progress: progress)
-                    let inMemory = received.fileURL == nil ? received.body : nil
-                    (response, body) = (received.response, inMemory)
-                    try call.validate(outgoing.request, received.response, inMemory)
-                    let content = try Self.decode(Content.self, url: outgoing.request.url, received) {
-                        try call.content(received.response, received)
-                    }
-                    responseObserver?(request, response, body, nil)
+                    guard let base else { throw CancellationError() }
+                    let content = try await send(call, base, as: context, events: &events, timeout: timeout, progress: progress)
+                    events.callFinished(nil)
                     return .some(content)
                 } catch {
-                    var error = Task.isCancelled || error is CancellationError ? CancellationError() : error
-                    if !(error is CancellationError), base?.canReplayBody == true, let request {
+                    var error = Self.normalized(error)
+                    if !(error is CancellationError), base?.canReplayBody == true, let request = events.request {
                         do {
-                            if let delay = try await retryDelay(call, request: request, response: response, error: error, attempt: attempt) {
-                                responseObserver?(request, response, body, EndpointKitError.retrying(attempt: attempt, delay: delay, underlying: error))
+                            if let delay = try await retryDelay(call, request: request, response: events.response, error: error, attempt: attempt) {
+                                events.retryScheduled(after: delay, reason: error)
                                 if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
                                 attempt += 1
                                 return nil
                             }
                         } catch let retryError {
-                            error = retryError is CancellationError ? CancellationError() : retryError
+                            error = Self.normalized(retryError)
                         }
                     }
-                    responseObserver?(request, response, body, error)
+                    events.callFinished(error)
                     throw error
                 }
             }
             if let outcome { return outcome }
         }
+    }
+
+    /// One attempt of `call`: adapt, send (following redirects), validate, decode.
+    private func send<Content>(
+        _ call: Call<Content>, _ base: Outgoing, as context: CallContext, events: inout CallEvents,
+        timeout: TimeInterval?, progress: ProgressSink?
+    ) async throws -> Content {
+        var outgoing = base
+        events.request = outgoing.request
+        try Task.checkCancellation()
+        outgoing.request = try await RequestAdapterChain.run(requestAdapter, on: outgoing.request)
+        events.attemptStarted(context, request: outgoing.request)
+        var received: ReceivedResponse?
+        do {
+            let answer = try await sendFollowingRedirects(
+                Self.prepared(outgoing, timeout: timeout), sink: call.sink, timeout: timeout, progress: progress, events: &events)
+            received = answer
+            let inMemory = answer.fileURL == nil ? answer.body : nil
+            try call.validate(outgoing.request, answer.response, inMemory)
+            let content = try Self.decode(Content.self, url: outgoing.request.url, answer) {
+                try call.content(answer.response, answer)
+            }
+            events.attemptFinished(answer, error: nil, sending: outgoing)
+            return content
+        } catch {
+            events.attemptFinished(received, error: Self.normalized(error), sending: outgoing)
+            throw error
+        }
+    }
+
+    /// A cancelled task's error, whatever it was, reads as `CancellationError`.
+    static func normalized(_ error: any Error) -> any Error {
+        Task.isCancelled || error is CancellationError ? CancellationError() : error
     }
 
     /// Runs `work` in a task and hands its result to `handler` on `queue`. The returned
@@ -147,7 +169,7 @@ import Foundation
     /// Sends `outgoing`, following the redirects the transport leaves to the pipeline.
     private func sendFollowingRedirects<Content>(
         _ outgoing: Outgoing, sink: Call<Content>.Sink, timeout: TimeInterval?,
-        progress: ProgressSink?
+        progress: ProgressSink?, events: inout CallEvents
     ) async throws -> ReceivedResponse {
         var outgoing = outgoing
         for _ in 0...Redirect.limit {
@@ -157,10 +179,10 @@ import Foundation
             }
             let received = try await transport.send(
                 outgoing, into: file, timeout: timeout, bodyLimit: maximumBodySize, progress: progress)
-            let all = !transport.followsBodilessRedirects
-            guard let next = try Redirect.replay(after: received.response, of: outgoing, followingAll: all) else {
+            guard let next = try Redirect.replay(after: received.response, of: outgoing) else {
                 return received
             }
+            events.redirected(received.response, to: next.request)
             outgoing = next
         }
         throw EndpointKitError.redirectRefused(url: outgoing.request.url, reason: "more than \(Redirect.limit) redirects")

@@ -8,23 +8,21 @@ import Foundation
 /// the method and body; 303 turns anything but HEAD into a bodiless GET; 301 and 302 turn POST
 /// into GET and repeat other methods. Credentials and cookies are not carried to another origin.
 ///
-/// Foundation on Linux drops the body of every redirected request. So the session delegate
-/// follows only redirects whose next request has no body, and declines the others; the client
-/// then sends those again itself (``replay(after:of:)``).
+/// Every client follows redirects here, in the pipeline, not in its HTTP stack: Foundation on
+/// Linux drops the body of a redirected request and sends it without the cookies the redirect
+/// set, and one place means one set of rules (and one place that sees each redirect).
+/// The session delegate declines every redirect, and ``replay(after:of:)`` makes the next request.
 enum Redirect {
     /// How many redirects one call follows, as on Darwin.
     static let limit = 20
 
-    /// What to send after a redirect that came back to the pipeline, or `nil` when `response`
-    /// is the final answer. With `followingAll` false only redirects whose next request has a
-    /// body are followed (the transport follows the rest).
-    static func replay(after response: HTTPURLResponse, of outgoing: Outgoing, followingAll: Bool) throws -> Outgoing? {
+    /// What to send after `response`, or `nil` when it is the final answer.
+    static func replay(after response: HTTPURLResponse, of outgoing: Outgoing) throws -> Outgoing? {
         guard (300...399).contains(response.statusCode), response.statusCode != 304,
             let location = response.value(forHTTPHeaderField: "Location"),
             let url = URL(string: location, relativeTo: response.url ?? outgoing.request.url)?.absoluteURL
         else { return nil }
         let next = following(response, to: url, from: outgoing)
-        guard next.carriesBody || followingAll else { return nil }
         guard !next.carriesBody || outgoing.canReplayBody else {
             throw EndpointKitError.redirectRefused(
                 url: outgoing.request.url,

@@ -11,14 +11,8 @@ import Foundation
 /// sets it, so no task is ever created on an invalidated session (which kills the process on
 /// Linux).
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    private struct Route {
-        let handler: TransferHandler
-        /// What was last sent, so redirects can repeat its method and body.
-        var outgoing: Outgoing
-    }
-
     private struct State {
-        var routes: [Int: Route] = [:]
+        var routes: [Int: TransferHandler] = [:]
         var isInvalidated = false
     }
 
@@ -53,7 +47,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         try state.withLock { state in
             guard !state.isInvalidated else { throw EndpointKitError.clientInvalidated }
             let task = try outgoing.makeTask(in: session)
-            state.routes[task.taskIdentifier] = Route(handler: handler, outgoing: outgoing)
+            state.routes[task.taskIdentifier] = handler
             return task
         }
     }
@@ -91,7 +85,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     private func handler(for task: URLSessionTask) -> TransferHandler? {
-        state.withLock { $0.routes[task.taskIdentifier]?.handler }
+        state.withLock { $0.routes[task.taskIdentifier] }
     }
 
     func urlSession(
@@ -113,50 +107,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             totalBytesSent: totalBytesSent, totalBytesExpectedToSend: totalBytesExpectedToSend)
     }
 
+    /// Declines every redirect: the pipeline follows it (see ``Redirect``), so the call gets
+    /// the 3xx response as its answer here.
     func urlSession(
         _ session: URLSession, task: URLSessionTask,
         willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let next: URLRequest? = state.withLock { state in
-            guard var route = state.routes[task.taskIdentifier], let url = request.url else { return nil }
-            let next = Redirect.following(response, to: url, from: route.outgoing)
-            // Foundation would send it without its body: decline, and the client replays it.
-            if next.carriesBody { return nil }
-            route.outgoing = next
-            state.routes[task.taskIdentifier] = route
-            return next.request
-        }
-        #if canImport(FoundationNetworking)
-            completionHandler(next.map { Self.withCookies($0, setBy: response, in: session.configuration) })
-        #else
-            completionHandler(next)
-        #endif
+        completionHandler(nil)
     }
-
-    #if canImport(FoundationNetworking)
-        /// Foundation on Linux sends a redirected request without cookies, even those the
-        /// redirect itself just set (as a login's `302` does): they are added here, as on Darwin.
-        private static func withCookies(
-            _ request: URLRequest, setBy response: HTTPURLResponse, in configuration: URLSessionConfiguration
-        ) -> URLRequest {
-            guard let storage = configuration.httpCookieStorage, configuration.httpShouldSetCookies,
-                request.httpShouldHandleCookies, request.value(forHTTPHeaderField: "Cookie") == nil,
-                let url = request.url
-            else { return request }
-            if let origin = response.url {
-                let fields = response.allHeaderFields.reduce(into: [String: String]()) { fields, field in
-                    if let name = field.key as? String, let value = field.value as? String { fields[name] = value }
-                }
-                storage.setCookies(HTTPCookie.cookies(withResponseHeaderFields: fields, for: origin), for: origin, mainDocumentURL: nil)
-            }
-            var request = request
-            for (name, value) in HTTPCookie.requestHeaderFields(with: storage.cookies(for: url) ?? []) {
-                request.setValue(value, forHTTPHeaderField: name)
-            }
-            return request
-        }
-    #endif
 
     /// Foundation on Linux asks this after a 401 whose `WWW-Authenticate` names a realm (as
     /// `Basic realm="api"` and many `Bearer` challenges do), and then, with no credential to
@@ -175,18 +134,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let route = state.withLock { $0.routes.removeValue(forKey: task.taskIdentifier) }
-        route?.handler.didComplete(error: error)
+        let handler = state.withLock { $0.routes.removeValue(forKey: task.taskIdentifier) }
+        handler?.didComplete(error: error)
     }
 
     func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
-        let routes = state.withLock { state in
+        let handlers = state.withLock { state in
             state.isInvalidated = true
             defer { state.routes = [:] }
             return state.routes.values
         }
-        for route in routes {
-            route.handler.didComplete(error: error ?? EndpointKitError.clientInvalidated)
+        for handler in handlers {
+            handler.didComplete(error: error ?? EndpointKitError.clientInvalidated)
         }
     }
 }

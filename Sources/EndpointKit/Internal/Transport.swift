@@ -4,9 +4,10 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The I/O half of a client: sends one request and gathers its response. ``Pipeline`` does
-/// everything else (adapters, retries, redirects that need a body again, validation, decoding,
-/// the observer), so every client built on it behaves the same.
+/// The I/O half of a client: sends one request and gathers its response, a redirect included
+/// (3xx responses are returned, never followed). ``Pipeline`` does everything else (adapters,
+/// retries, redirects, validation, decoding, the observer), so every client built on it
+/// behaves the same.
 ///
 /// SPI for EndpointKit's own client packages, not public API.
 /// Where a transport reports a transfer's progress. Throwing (the pipeline does when the
@@ -15,10 +16,6 @@ import Foundation
 @_spi(Transport) public typealias ProgressSink = @Sendable (TransferProgress) throws -> Void
 
 @_spi(Transport) public protocol Transport: Sendable {
-    /// Whether the transport follows redirects whose next request has no body by itself (as
-    /// URLSession does). When `false`, the pipeline follows every redirect.
-    var followsBodilessRedirects: Bool { get }
-
     /// Sends `outgoing` once. A 2xx body goes to `file` when given (opened with
     /// ``DownloadFile/open(for:)``), otherwise into memory up to `bodyLimit` bytes
     /// (``EndpointKitError/bodyTooLarge(url:limit:)`` beyond). Past `timeout` seconds the call

@@ -13,6 +13,7 @@ struct ClientScenarios: Sendable {
     /// Settings a scenario asks its client for.
     struct Options: Sendable {
         var observer: ResponseObserver?
+        var monitors: [any CallMonitor] = []
         var retryPolicy: RetryPolicy = .none
         var timeout: TimeInterval?
         var maximumBodySize = 100 << 20
@@ -45,6 +46,8 @@ struct ClientScenarios: Sendable {
             ("stream error status", streamErrorStatus), ("stream early break", streamEarlyBreak),
             ("server-sent events reconnect", serverSentEvents), ("shutdown through any Client", shutdownThroughTheProtocol),
             ("call identity", callIdentity),
+        ] + [
+            ("call events", callEvents),
         ] + wireScenarios + cancellationScenarios
     }
 

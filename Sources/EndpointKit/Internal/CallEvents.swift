@@ -1,0 +1,80 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One call's events, told to the client's monitor as the pipeline moves the call along; with
+/// no monitor every method returns at once, having made nothing. It also keeps what the call
+/// last sent and received, for the event that ends it.
+struct CallEvents {
+    let monitor: (any CallMonitor)?
+    private(set) var call: CallContext
+    /// The last request built or sent, and the last response and in-memory body received.
+    var request: URLRequest?
+    var response: HTTPURLResponse?
+    var body: Data?
+    private var started = false
+    private var attemptUptime: UInt64 = 0
+
+    init(monitor: (any CallMonitor)?, call: CallContext) {
+        self.monitor = monitor
+        self.call = call
+    }
+
+    /// Attempt `call.attempt` sends `request`; the first one also starts the call.
+    mutating func attemptStarted(_ call: CallContext, request: URLRequest) {
+        self.call = call
+        (self.request, response, body) = (request, nil, nil)
+        guard let monitor else { return }
+        startCall(monitor)
+        attemptUptime = CallContext.now
+        monitor.attemptStarted(AttemptStarted(call: call, request: request))
+    }
+
+    /// The attempt's `response` redirects to `next`.
+    mutating func redirected(_ response: HTTPURLResponse, to next: URLRequest) {
+        request = next
+        monitor?.redirectFollowed(RedirectFollowed(call: call, response: response, request: next))
+    }
+
+    /// The attempt that sent `outgoing` ended with `received` (or without a response) and `error`.
+    mutating func attemptFinished(_ received: ReceivedResponse?, error: (any Error)?, sending outgoing: Outgoing) {
+        if let received {
+            (response, body) = (received.response, received.fileURL == nil ? received.body : nil)
+        }
+        guard let monitor, let request, started else { return }
+        let bytesReceived = received.map { received in
+            received.fileURL.flatMap { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber)?.int64Value }
+                ?? Int64(received.body.count)
+        }
+        monitor.attemptFinished(
+            AttemptFinished(
+                call: call, request: request, response: response, error: error,
+                bytesSent: outgoing.carriesBody ? outgoing.bodyLength : 0,
+                bytesReceived: bytesReceived ?? 0, duration: CallContext.seconds(since: attemptUptime)))
+    }
+
+    /// The attempt failed with `reason`; the next is sent after `delay` seconds.
+    func retryScheduled(after delay: TimeInterval, reason: any Error) {
+        guard let monitor, let request else { return }
+        monitor.retryScheduled(
+            RetryScheduled(call: call, delay: delay, reason: reason, request: request, response: response, body: body))
+    }
+
+    /// The call ended with `error`, or with its content when `nil`.
+    mutating func callFinished(_ error: (any Error)?) {
+        guard let monitor else { return }
+        startCall(monitor)
+        monitor.callFinished(
+            CallFinished(
+                call: call, request: request, response: response, body: body, error: error,
+                duration: call.elapsed))
+    }
+
+    private mutating func startCall(_ monitor: any CallMonitor) {
+        guard !started else { return }
+        started = true
+        monitor.callStarted(CallStarted(call: call, request: request))
+    }
+}

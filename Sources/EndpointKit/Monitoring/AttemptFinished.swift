@@ -1,0 +1,24 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An attempt ended: ``CallMonitor/attemptFinished(_:)``.
+public struct AttemptFinished: Sendable {
+    /// Which call, at which attempt.
+    public let call: CallContext
+    /// The last request the attempt sent (after any redirect).
+    public let request: URLRequest
+    /// The final response of the attempt, whatever its status; `nil` if none arrived.
+    public let response: HTTPURLResponse?
+    /// Why the attempt failed: transport, timeout, validation, decoding, cancellation; `nil`
+    /// when it produced the call's content.
+    public let error: (any Error)?
+    /// Bytes of request body sent, when known (`0` without a body).
+    public let bytesSent: Int64?
+    /// Bytes of response body received (for a stream, none: its body is read later).
+    public let bytesReceived: Int64
+    /// Seconds from the attempt's start to its end.
+    public let duration: TimeInterval
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A call ended: ``CallMonitor/callFinished(_:)``.
+public struct CallFinished: Sendable {
+    /// Which call, at its last attempt (``CallContext/attempt`` is how many were made).
+    public let call: CallContext
+    /// The last request sent, or the built request (`nil` if none) when none was sent.
+    public let request: URLRequest?
+    /// The last response, if the server answered.
+    public let response: HTTPURLResponse?
+    /// The response body in memory, if any (not a download's file, not a stream's body).
+    public let body: Data?
+    /// Why the call failed; `nil` when it produced its content.
+    public let error: (any Error)?
+    /// Seconds from the call's start to its end, retries and their delays included.
+    public let duration: TimeInterval
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A failed attempt will be sent again: ``CallMonitor/retryScheduled(_:)``.
+public struct RetryScheduled: Sendable {
+    /// Which call, at the attempt that failed.
+    public let call: CallContext
+    /// Seconds until the next attempt.
+    public let delay: TimeInterval
+    /// Why the attempt failed.
+    public let reason: any Error
+    /// The failed attempt's request.
+    public let request: URLRequest
+    /// The failed attempt's response, if the server answered.
+    public let response: HTTPURLResponse?
+    /// The failed attempt's body, if the server answered.
+    public let body: Data?
+}
