@@ -114,6 +114,9 @@ public final class AsyncHTTPClientClient: Client {
     /// 60 s fails the call (`URLError.timedOut`), as `URLSession`'s default idle timeout does,
     /// so a server that never answers cannot hang a call that has no `timeout`.
     ///
+    /// Tracing: AsyncHTTPClient's own request spans are off (`tracing.tracer` is `nil`), so
+    /// EndpointKitTelemetry's `TracingMonitor` makes the one span of each call.
+    ///
     /// Connecting: a refused connection fails at once (`URLError.cannotConnectToHost`; no
     /// retried connection attempts, `connectionPool.retryConnectionEstablishment` is `false`),
     /// and a host that does not answer fails after the connect timeout, 10 s
@@ -127,6 +130,9 @@ public final class AsyncHTTPClientClient: Client {
         // A refused connection fails the call at once, as libcurl does, instead of being tried
         // again until the connect timeout: retrying is the RetryPolicy's decision.
         configuration.connectionPool.retryConnectionEstablishment = false
+        // EndpointKit's TracingMonitor makes the request's span (one per call, retries and
+        // redirects in it); AsyncHTTPClient's own would be a second span for the same request.
+        configuration.tracing.tracer = nil
         return configuration
     }
 

@@ -16,20 +16,25 @@ struct CallEvents {
     var body: Data?
     private var started = false
     private var attemptUptime: UInt64 = 0
+    private var bytes: (sent: Int64?, received: Int64) = (0, 0)
 
     init(monitor: (any CallMonitor)?, call: CallContext) {
         self.monitor = monitor
         self.call = call
     }
 
-    /// Attempt `call.attempt` sends `request`; the first one also starts the call.
-    mutating func attemptStarted(_ call: CallContext, request: URLRequest) {
+    /// Attempt `call.attempt` sends `request`, with the header fields the monitor adds; the
+    /// first one also starts the call.
+    mutating func attemptStarted(_ call: CallContext, request: inout URLRequest) {
         self.call = call
         (self.request, response, body) = (request, nil, nil)
         guard let monitor else { return }
         startCall(monitor)
         attemptUptime = CallContext.now
-        monitor.attemptStarted(AttemptStarted(call: call, request: request))
+        let event = AttemptStarted(call: call, request: request)
+        monitor.attemptStarted(event)
+        for (name, value) in monitor.headers(for: event) { request.setValue(value, forHTTPHeaderField: name) }
+        self.request = request
     }
 
     /// The attempt's `response` redirects to `next`.
@@ -44,15 +49,15 @@ struct CallEvents {
             (response, body) = (received.response, received.fileURL == nil ? received.body : nil)
         }
         guard let monitor, let request, started else { return }
-        let bytesReceived = received.map { received in
+        let bytesReceived: Int64? = received.map { received in
             received.fileURL.flatMap { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber)?.int64Value }
                 ?? Int64(received.body.count)
         }
+        bytes = (outgoing.carriesBody ? outgoing.bodyLength : 0, bytesReceived ?? 0)
         monitor.attemptFinished(
             AttemptFinished(
-                call: call, request: request, response: response, error: error,
-                bytesSent: outgoing.carriesBody ? outgoing.bodyLength : 0,
-                bytesReceived: bytesReceived ?? 0, duration: CallContext.seconds(since: attemptUptime)))
+                call: call, request: request, response: response, error: error, bytesSent: bytes.sent,
+                bytesReceived: bytes.received, duration: CallContext.seconds(since: attemptUptime)))
     }
 
     /// The attempt failed with `reason`; the next is sent after `delay` seconds.
@@ -69,7 +74,7 @@ struct CallEvents {
         monitor.callFinished(
             CallFinished(
                 call: call, request: request, response: response, body: body, error: error,
-                duration: call.elapsed))
+                duration: call.elapsed, bytesSent: bytes.sent, bytesReceived: bytes.received))
     }
 
     private mutating func startCall(_ monitor: any CallMonitor) {

@@ -17,7 +17,7 @@ import Foundation
         events.request = outgoing.request
         try Task.checkCancellation()
         outgoing.request = try await RequestAdapterChain.run(requestAdapter, on: outgoing.request)
-        events.attemptStarted(events.call, request: outgoing.request)
+        events.attemptStarted(events.call, request: &outgoing.request)
         var head: ReceivedResponse?
         do {
             let timeout = endpoint.timeout ?? self.timeout

@@ -15,8 +15,8 @@ extension Pipeline {
             let built = try Self.built(T.self, endpoint.makeRequest)
             events.request = built
             try Task.checkCancellation()
-            let adapted = try await RequestAdapterChain.run(requestAdapter, on: built)
-            events.attemptStarted(events.call, request: adapted)
+            var adapted = try await RequestAdapterChain.run(requestAdapter, on: built)
+            events.attemptStarted(events.call, request: &adapted)
             do {
                 let socket = try await open(adapted, timeout)
                 events.attemptFinished(nil, error: nil, sending: Outgoing(request: adapted))

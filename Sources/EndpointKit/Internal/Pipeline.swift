@@ -85,7 +85,7 @@ import Foundation
         events.request = outgoing.request
         try Task.checkCancellation()
         outgoing.request = try await RequestAdapterChain.run(requestAdapter, on: outgoing.request)
-        events.attemptStarted(context, request: outgoing.request)
+        events.attemptStarted(context, request: &outgoing.request)
         var received: ReceivedResponse?
         do {
             let answer = try await sendFollowingRedirects(

@@ -18,4 +18,8 @@ public struct CallFinished: Sendable {
     public let error: (any Error)?
     /// Seconds from the call's start to its end, retries and their delays included.
     public let duration: TimeInterval
+    /// Bytes of request body the last attempt sent, when known.
+    public let bytesSent: Int64?
+    /// Bytes of response body the last attempt received.
+    public let bytesReceived: Int64
 }

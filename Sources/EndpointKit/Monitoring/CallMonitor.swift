@@ -24,6 +24,10 @@ public protocol CallMonitor: Sendable {
     func callStarted(_ event: CallStarted)
     /// An attempt is about to be sent.
     func attemptStarted(_ event: AttemptStarted)
+    /// Header fields to add to the attempt's request (a trace context, say), asked right after
+    /// ``attemptStarted(_:)``; they go with the attempt's redirects too. A field already on the
+    /// request is replaced.
+    func headers(for attempt: AttemptStarted) -> [(name: String, value: String)]
     /// The attempt's request was answered with a redirect, which is followed.
     func redirectFollowed(_ event: RedirectFollowed)
     /// The attempt ended: a response (any status) or an error.
@@ -39,6 +43,8 @@ extension CallMonitor {
     public func callStarted(_ event: CallStarted) {}
     /// Does nothing.
     public func attemptStarted(_ event: AttemptStarted) {}
+    /// None.
+    public func headers(for attempt: AttemptStarted) -> [(name: String, value: String)] { [] }
     /// Does nothing.
     public func redirectFollowed(_ event: RedirectFollowed) {}
     /// Does nothing.

@@ -18,6 +18,11 @@ public struct CallMonitorGroup: CallMonitor {
         for monitor in monitors { monitor.attemptStarted(event) }
     }
 
+    /// Each monitor's headers, in order (a later one's field replaces an earlier one's).
+    public func headers(for attempt: AttemptStarted) -> [(name: String, value: String)] {
+        monitors.flatMap { $0.headers(for: attempt) }
+    }
+
     /// Tells each monitor.
     public func redirectFollowed(_ event: RedirectFollowed) {
         for monitor in monitors { monitor.redirectFollowed(event) }

@@ -1,0 +1,103 @@
+import EndpointKit
+import Foundation
+import Logging
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Logs every call to a swift-log `Logger`: one line per call, with metadata (call id, method,
+/// URL without query values or credentials, status, attempts, duration, bytes, error).
+///
+/// Levels: a call that succeeded logs at `.debug`, so a healthy service is quiet at `.info`; a
+/// retried attempt at `.notice`; a call refused with a 4xx at `.warning`; a 5xx, a transport
+/// failure, a timeout or a decoding failure at `.error`; a cancelled call at `.debug`. With
+/// `logsBodies`, a second line at `.trace` carries both heads and bodies (the first
+/// `bodyLimit` bytes), with `Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization` and
+/// `redactedHeaders` replaced by `REDACTED`.
+public struct LoggingMonitor: CallMonitor {
+    /// Where lines go.
+    public let logger: Logger
+    /// Whether heads and bodies are logged (at `.trace`).
+    public let logsBodies: Bool
+    /// The most bytes of each body logged.
+    public let bodyLimit: Int
+    /// Header fields never logged, lowercased.
+    public let redactedHeaders: Set<String>
+
+    /// Creates a monitor that logs to `logger`.
+    public init(logger: Logger, logsBodies: Bool = false, bodyLimit: Int = 1024, redactedHeaders: Set<String> = []) {
+        self.logger = logger
+        self.logsBodies = logsBodies
+        self.bodyLimit = bodyLimit
+        self.redactedHeaders = Set(["authorization", "cookie", "set-cookie", "proxy-authorization"] + redactedHeaders.map { $0.lowercased() })
+    }
+
+    /// Logs the failed attempt that will be sent again.
+    public func retryScheduled(_ event: RetryScheduled) {
+        var metadata = Self.metadata(event.call, event.request, event.response)
+        metadata["retry.delay_ms"] = .stringConvertible(Int(event.delay * 1000))
+        metadata["error"] = .string(String(describing: event.reason))
+        logger.notice("\(Self.line(event.request, event.response, event.reason)); retrying", metadata: metadata)
+    }
+
+    /// Logs the call's outcome.
+    public func callFinished(_ event: CallFinished) {
+        let level = Self.level(event.response?.statusCode, event.error)
+        guard logger.logLevel <= level || (logsBodies && logger.logLevel <= .trace) else { return }
+        var metadata = Self.metadata(event.call, event.request, event.response)
+        metadata["duration_ms"] = .string(String(format: "%.1f", event.duration * 1000))
+        metadata["bytes.sent"] = .stringConvertible(event.bytesSent ?? 0)
+        metadata["bytes.received"] = .stringConvertible(event.bytesReceived)
+        if let error = event.error { metadata["error"] = .string(String(describing: error)) }
+        logger.log(level: level, "\(Self.line(event.request, event.response, event.error))", metadata: metadata)
+        if logsBodies {
+            var details = metadata
+            details["request.headers"] = .string(headers(event.request?.allHTTPHeaderFields ?? [:]))
+            details["request.body"] = .string(body(event.request?.httpBody))
+            let responseHeaders = event.response?.allHeaderFields.reduce(into: [String: String]()) { fields, field in
+                if let name = field.key as? String { fields[name] = "\(field.value)" }
+            }
+            details["response.headers"] = .string(headers(responseHeaders ?? [:]))
+            details["response.body"] = .string(body(event.body))
+            logger.trace("\(Self.line(event.request, event.response, event.error)): heads and bodies", metadata: details)
+        }
+    }
+
+    /// `GET https://host/path?q=REDACTED → 200` (or the error's short form).
+    private static func line(_ request: URLRequest?, _ response: HTTPURLResponse?, _ error: (any Error)?) -> String {
+        let target = "\(request?.httpMethod ?? "GET") \(TelemetryURL.redacted(request?.url))"
+        if let response { return "\(target) → \(response.statusCode)" }
+        return "\(target) → \(error.map { TelemetryURL.errorType($0, status: nil) ?? "error" } ?? "no response")"
+    }
+
+    private static func metadata(_ call: CallContext, _ request: URLRequest?, _ response: HTTPURLResponse?) -> Logger.Metadata {
+        var metadata: Logger.Metadata = [
+            "call.id": .string(call.id.uuidString), "call.endpoint": .string(call.endpoint),
+            "call.attempt": .stringConvertible(call.attempt),
+            "http.request.method": .string(request?.httpMethod ?? "GET"), "url.full": .string(TelemetryURL.redacted(request?.url)),
+        ]
+        if let response { metadata["http.response.status_code"] = .stringConvertible(response.statusCode) }
+        return metadata
+    }
+
+    private static func level(_ status: Int?, _ error: (any Error)?) -> Logger.Level {
+        if error is CancellationError { return .debug }
+        if let status, (400..<500).contains(status) { return .warning }
+        if let status, status >= 500 { return .error }
+        return error == nil ? .debug : .error
+    }
+
+    private func headers(_ fields: [String: String]) -> String {
+        fields.sorted { $0.key.lowercased() < $1.key.lowercased() }
+            .map { "\($0.key): \(redactedHeaders.contains($0.key.lowercased()) ? "REDACTED" : $0.value)" }
+            .joined(separator: "; ")
+    }
+
+    private func body(_ data: Data?) -> String {
+        guard let data, !data.isEmpty else { return "" }
+        let prefix = data.prefix(bodyLimit)
+        let text = String(data: prefix, encoding: .utf8) ?? "<\(data.count) bytes of binary data>"
+        return data.count > bodyLimit ? text + "… (\(data.count) bytes)" : text
+    }
+}

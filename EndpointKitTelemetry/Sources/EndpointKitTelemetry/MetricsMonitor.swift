@@ -1,0 +1,61 @@
+import EndpointKit
+import Foundation
+import Metrics
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Records every HTTP request as OpenTelemetry's HTTP client metrics, through swift-metrics.
+///
+/// Each attempt is one HTTP request (a retry is another), recorded when it ends:
+/// - `http.client.request.duration`, seconds (a histogram: a `Recorder` that aggregates);
+/// - `http.client.request.body.size` and `http.client.response.body.size`, bytes;
+/// - `http.client.active_requests`, a `Meter` up while an attempt runs.
+///
+/// Dimensions, few values each by construction (never a URL or a path): `http.request.method`
+/// (`_OTHER` for a non-standard one), `server.address`, `server.port`, and when known
+/// `http.response.status_code` and `error.type` (the status for 4xx and 5xx, else the kind of
+/// failure: `timeout`, `cancelled`, `URLError(-1004)`…).
+public struct MetricsMonitor: CallMonitor {
+    private let factory: any MetricsFactory
+
+    /// Creates a monitor recording to `factory`; the bootstrapped metrics system by default.
+    public init(factory: any MetricsFactory = MetricsSystem.factory) {
+        self.factory = factory
+    }
+
+    /// Counts the attempt as active.
+    public func attemptStarted(_ event: AttemptStarted) {
+        Meter(label: "http.client.active_requests", dimensions: Self.server(event.request), factory: factory).increment()
+    }
+
+    /// Records the attempt's duration and sizes, and counts it as no longer active.
+    public func attemptFinished(_ event: AttemptFinished) {
+        let server = Self.server(event.request)
+        Meter(label: "http.client.active_requests", dimensions: server, factory: factory).decrement()
+        var dimensions = server
+        if let status = event.response?.statusCode { dimensions.append(("http.response.status_code", String(status))) }
+        if let errorType = TelemetryURL.errorType(event.error, status: event.response?.statusCode) {
+            dimensions.append(("error.type", errorType))
+        }
+        Recorder(label: "http.client.request.duration", dimensions: dimensions, aggregate: true, factory: factory)
+            .record(event.duration)
+        if let sent = event.bytesSent {
+            Recorder(label: "http.client.request.body.size", dimensions: dimensions, aggregate: true, factory: factory).record(sent)
+        }
+        Recorder(label: "http.client.response.body.size", dimensions: dimensions, aggregate: true, factory: factory)
+            .record(event.bytesReceived)
+    }
+
+    /// The methods OpenTelemetry names; any other is `_OTHER`.
+    private static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
+
+    private static func server(_ request: URLRequest) -> [(String, String)] {
+        let method = (request.httpMethod ?? "GET").uppercased()
+        return [
+            ("http.request.method", knownMethods.contains(method) ? method : "_OTHER"),
+            ("server.address", TelemetryURL.address(request.url)), ("server.port", String(TelemetryURL.port(request.url))),
+        ]
+    }
+}
