@@ -14,6 +14,7 @@ let package = Package(
         // Only for DocumentationSnippetTests, which compiles the documentation's samples.
         .package(name: "EndpointKitAsyncHTTPClient", path: "../EndpointKitAsyncHTTPClient"),
         .package(name: "EndpointKitCombine", path: "../EndpointKitCombine"),
+        .package(name: "EndpointKitTelemetry", path: "../EndpointKitTelemetry"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -31,6 +32,8 @@ let package = Package(
             dependencies: [
                 "BookKit", "DemoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "EndpointKitTelemetry", package: "EndpointKitTelemetry"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "BookKitTests",
@@ -43,6 +46,8 @@ let package = Package(
                 .product(name: "EndpointKitTesting", package: "EndpointKit"),
                 .product(name: "EndpointKitAsyncHTTPClient", package: "EndpointKitAsyncHTTPClient"),
                 .product(name: "EndpointKitCombine", package: "EndpointKitCombine"),
+                .product(name: "EndpointKitTelemetry", package: "EndpointKitTelemetry"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             // Samples bind values they do not use; their warnings would only be noise.
             swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),

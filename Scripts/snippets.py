@@ -21,7 +21,9 @@ import BookKit
 import EndpointKit
 import EndpointKitAsyncHTTPClient
 import EndpointKitCombine
+import EndpointKitTelemetry
 import EndpointKitTesting
+import Logging
 import Foundation
 import Synchronization
 import XCTest

@@ -31,7 +31,7 @@ step "EndpointKit: documentation (DocC), warnings as errors"
 step "Documentation samples: written into the example's DocumentationSnippetTests"
 python3 Scripts/snippets.py
 
-for package in EndpointKitAsyncHTTPClient EndpointKitCombine Example; do
+for package in EndpointKitAsyncHTTPClient EndpointKitCombine EndpointKitTelemetry Example; do
   step "$package: tests"
   swift test --package-path "$package"
 done

@@ -2,7 +2,9 @@ import ArgumentParser
 import BookKit
 import DemoServer
 import EndpointKit
+import EndpointKitTelemetry
 import Foundation
+import Logging
 
 /// The options every command takes, and the session they open.
 struct Options: ParsableArguments {
@@ -15,6 +17,9 @@ struct Options: ParsableArguments {
     @Flag(help: "Print results as JSON instead of text.")
     var json = false
 
+    @Flag(help: "Log each call (method, URL, status, duration, bytes) to standard error.")
+    var verbose = false
+
     /// Runs `body` with the services, starting the demo server first if no URL was given, and
     /// turns any error into a clear message and a failing exit code.
     func run(_ body: (Session) async throws -> Void) async throws {
@@ -25,8 +30,9 @@ struct Options: ParsableArguments {
         guard let quotes = quotesURL.map(Self.url) ?? books.appendingPathComponent("quotable") else {
             throw ValidationError("--quotes-url must be an http or https URL such as https://api.quotable.io")
         }
-        let bookClient = URLSessionClient(baseURL: books, timeout: 30)
-        let quoteClient = URLSessionClient(baseURL: quotes, timeout: 30)
+        let monitors = verbose ? [Self.logging] : []
+        let bookClient = URLSessionClient(baseURL: books, monitors: monitors, timeout: 30)
+        let quoteClient = URLSessionClient(baseURL: quotes, monitors: monitors, timeout: 30)
         let output = Output(json: json)
         if server != nil, !json { output.note("Started the demo server at \(books)") }
         var failure: (any Error)?
@@ -44,6 +50,13 @@ struct Options: ParsableArguments {
             output.error(Output.message(for: failure))
             throw ExitCode.failure
         }
+    }
+
+    /// `--verbose`: every call logged through EndpointKitTelemetry, one line each, to stderr.
+    private static var logging: any CallMonitor {
+        var logger = Logger(label: "book-demo", factory: { StreamLogHandler.standardError(label: $0) })
+        logger.logLevel = .debug
+        return LoggingMonitor(logger: logger)
     }
 
     private static func url(_ string: String) -> URL? {
