@@ -98,10 +98,11 @@ final class TransferHandler: Sendable {
     /// Ends the call now, without waiting for the task's completion: Foundation queues the
     /// task's events on the delegate queue as fast as the socket delivers, so a cancel queued
     /// behind them would land only after hundreds of megabytes. From here on every event of the
-    /// task is dropped. A download's file keeps exactly the bytes counted so far (with its resume
-    /// record), written before the call ends.
+    /// task is dropped, and file writes still queued are skipped: a download's file keeps the
+    /// bytes written so far, an exact prefix of the body (with its resume record), and the call
+    /// ends once a write under way (at most 1 MiB) is done.
     private func stop(_ error: any Error, cancelling: Bool) {
-        let taken = state.withLock { state -> (URLSessionTask?, FileHandle?, Data, DownloadFile?)? in
+        let taken = state.withLock { state -> (URLSessionTask?, FileHandle?, DownloadFile?)? in
             let task = cancelling ? state.lifecycle.cancel() : state.lifecycle.runningTask
             guard !state.stopped else { return nil }
             state.stopped = true
@@ -109,9 +110,9 @@ final class TransferHandler: Sendable {
             defer {
                 (state.handle, state.pending, state.file, state.body) = (nil, Data(), nil, Data())
             }
-            return (task, state.handle, state.pending, state.file)
+            return (task, state.handle, state.file)
         }
-        guard let (task, handle, pending, file) = taken else { return }
+        guard let (task, handle, file) = taken else { return }
         if let task { delegate.cancel(task) }
         if let streaming {
             streaming.chunks.finish(throwing: error)
@@ -121,9 +122,8 @@ final class TransferHandler: Sendable {
             file?.failed()
             return finish(.failure(error))
         }
-        // After the writes already queued, so the file is an exact prefix of the body.
-        writer.async { [writeFailure] in
-            if writeFailure.withLock({ $0 == nil }) { try? handle.write(contentsOf: pending) }
+        writeFailure.withLock { $0 = $0 ?? error }
+        writer.async {
             try? handle.close()
             file?.failed()
             self.finish(.failure(error))

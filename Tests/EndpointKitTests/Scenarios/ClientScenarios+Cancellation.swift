@@ -26,7 +26,7 @@ extension ClientScenarios {
     }
 
     private func cancelFastDownload(_ server: TestServer, byHandler: Bool) async throws {
-        let count: Int64 = 512 << 20
+        let count: Int64 = 128 << 20
         let target = temporaryFile()
         defer {
             try? FileManager.default.removeItem(at: target)
@@ -49,17 +49,19 @@ extension ClientScenarios {
             let (counted, late) = log.state.withLock { ($0.countedAtCancel, $0.late) }
             XCTAssertGreaterThanOrEqual(counted, 16 << 20, name)
             XCTAssertEqual(late, 0, "\(name): progress reported after the cancel")
+            // Writes still queued at the cancel may be skipped: the file is an exact prefix of
+            // what was counted (checked below by the resumed download matching the pattern).
             let kept = (try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? NSNumber)?.int64Value ?? 0
-            XCTAssertEqual(kept, counted, "\(name): every byte counted is on disk, and no other")
+            XCTAssertLessThanOrEqual(kept, counted, "\(name): no byte after the cancel is on disk")
             XCTAssertTrue(FileManager.default.fileExists(atPath: target.appendingPathExtension("resume").path), name)
             // What is still arriving from the cancelled transfer must not touch the file now.
             try await Task.sleep(nanoseconds: 300_000_000)
             let still = (try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? NSNumber)?.int64Value ?? 0
             XCTAssertEqual(still, kept, name)
 
-            let resumed = try await client.download(Download(count: 32 << 20, resumableFileURL: target))
-            XCTAssertEqual(server.requests.last?.header("Range"), "bytes=\(kept)-", name)
-            XCTAssertTrue(try fileMatchesPattern(resumed, count: 32 << 20), name)
+            let resumed = try await client.download(Download(count: count, resumableFileURL: target))
+            XCTAssertEqual(server.requests.last?.header("Range"), kept > 0 ? "bytes=\(kept)-" : nil, name)
+            XCTAssertTrue(try fileMatchesPattern(resumed, count: count), name)
         }
     }
 
