@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 @_spi(Transport) import EndpointKit
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL
@@ -63,6 +64,9 @@ public final class AsyncHTTPClientClient: Client {
     ///     give each user (or tenant) a client with its own jar, or keep none.
     ///     `HTTPCookieStorage.shared` keeps them as `URLSessionClient` does, but on Linux it is
     ///     a file shared by every program built in the same configuration.
+    ///   - logger: Where AsyncHTTPClient logs what it does for each request and its connection
+    ///     pool (mostly at `.trace` and `.debug`), so those lines land with yours; none by
+    ///     default. (EndpointKitTelemetry's `LoggingMonitor` logs the calls themselves.)
     public init(
         requestAdapter: any RequestAdapter,
         httpClient: HTTPClient? = nil,
@@ -73,11 +77,16 @@ public final class AsyncHTTPClientClient: Client {
         timeout: TimeInterval? = nil,
         maximumBodySize: Int = 100 << 20,
         tlsConfiguration: TLSConfiguration? = nil,
-        cookieStorage: (any CookieStore)? = nil
+        cookieStorage: (any CookieStore)? = nil,
+        logger: Logger? = nil
     ) {
         var configuration = Self.configuration
         configuration.tlsConfiguration = tlsConfiguration
-        let client = httpClient ?? HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let client =
+            httpClient
+            ?? HTTPClient(
+                eventLoopGroupProvider: .singleton, configuration: configuration,
+                backgroundActivityLogger: logger ?? Logger(label: "EndpointKitAsyncHTTPClient", factory: { _ in SwiftLogNoOpLogHandler() }))
         self.tlsConfiguration = tlsConfiguration ?? .makeClientConfiguration()
         self.httpClient = client
         self.ownsHTTPClient = httpClient == nil
@@ -85,11 +94,11 @@ public final class AsyncHTTPClientClient: Client {
         self.pipeline = Pipeline(
             requestAdapter: requestAdapter, responseObserver: responseObserver, monitors: monitors,
             retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize,
-            transport: GuardedTransport(isShutDown: isShutDown, transport: AsyncHTTPClientTransport(httpClient: client, cookieStorage: cookieStorage, decompresses: httpClient == nil)))
+            transport: GuardedTransport(isShutDown: isShutDown, transport: AsyncHTTPClientTransport(httpClient: client, cookieStorage: cookieStorage, decompresses: httpClient == nil, logger: logger)))
     }
 
     /// Creates a client whose requests are resolved against `baseURL`; the other parameters are
-    /// those of ``init(requestAdapter:httpClient:completionQueue:responseObserver:monitors:retryPolicy:timeout:maximumBodySize:tlsConfiguration:cookieStorage:)``.
+    /// those of ``init(requestAdapter:httpClient:completionQueue:responseObserver:monitors:retryPolicy:timeout:maximumBodySize:tlsConfiguration:cookieStorage:logger:)``.
     public convenience init(
         baseURL: URL,
         httpClient: HTTPClient? = nil,
@@ -100,13 +109,14 @@ public final class AsyncHTTPClientClient: Client {
         timeout: TimeInterval? = nil,
         maximumBodySize: Int = 100 << 20,
         tlsConfiguration: TLSConfiguration? = nil,
-        cookieStorage: (any CookieStore)? = nil
+        cookieStorage: (any CookieStore)? = nil,
+        logger: Logger? = nil
     ) {
         self.init(
             requestAdapter: BaseRequestAdapter(baseURL: baseURL), httpClient: httpClient,
             completionQueue: completionQueue, responseObserver: responseObserver, monitors: monitors,
             retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, tlsConfiguration: tlsConfiguration,
-            cookieStorage: cookieStorage)
+            cookieStorage: cookieStorage, logger: logger)
     }
 
     /// The configuration of an owned `HTTPClient`: EndpointKit follows redirects, bodies are

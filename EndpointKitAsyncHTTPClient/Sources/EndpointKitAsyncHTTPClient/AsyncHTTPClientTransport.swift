@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 @_spi(Transport) import EndpointKit
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOFoundationCompat
@@ -20,6 +21,8 @@ struct AsyncHTTPClientTransport: Transport {
     /// Whether the `HTTPClient` is known to decode gzip and deflate bodies (an owned one). A
     /// borrowed one's configuration cannot be read: its bodies' first bytes are checked instead.
     let decompresses: Bool
+    /// Where AsyncHTTPClient logs each request (connection pool and all), if anywhere.
+    let logger: Logger?
 
     func send(
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
@@ -180,11 +183,11 @@ struct AsyncHTTPClientTransport: Transport {
         _ outgoing: Outgoing, url: URL, progress: ProgressSink?
     ) async throws -> HTTPClientResponse {
         do {
-            return try await httpClient.execute(makeRequest(outgoing, url: url, progress: progress), deadline: .distantFuture)
+            return try await httpClient.execute(makeRequest(outgoing, url: url, progress: progress), deadline: .distantFuture, logger: logger)
         } catch where Self.closedBeforeAnswering(error) && EndpointKit.HTTPMethod(outgoing.request.httpMethod ?? "GET").isIdempotent
             && !Task.isCancelled
         {
-            return try await httpClient.execute(makeRequest(outgoing, url: url, progress: progress), deadline: .distantFuture)
+            return try await httpClient.execute(makeRequest(outgoing, url: url, progress: progress), deadline: .distantFuture, logger: logger)
         }
     }
 

@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import EndpointKit
+import InMemoryLogging
+import Logging
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -151,6 +153,22 @@ final class AsyncHTTPClientClientTests: XCTestCase {
         }
         for client in clients { try await client.shutdown() }
         await server.shutdown()
+    }
+
+    /// AsyncHTTPClient's own lines (its request and connection pool) go to the logger given.
+    func testAsyncHTTPClientLogsToTheGivenLogger() async throws {
+        let server = try await TestServer.start(Routes.standard)
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "calls", factory: { _ in handler })
+        logger.logLevel = .trace
+        let client = AsyncHTTPClientClient(baseURL: server.baseURL, logger: logger)
+        _ = try await client.request(GetBook())
+        try await client.shutdown()
+        await server.shutdown()
+        XCTAssertFalse(handler.entries.isEmpty)
+        let messages = handler.entries.map(\.message.description)
+        XCTAssertTrue(messages.contains("Request was scheduled on connection"), "\(messages)")
+        XCTAssertTrue(messages.contains("Opening fresh connection"), "\(messages)")
     }
 
     /// Without a cookie storage (the default) cookies are neither kept nor sent.
