@@ -32,6 +32,12 @@ enum Allocations {
         }
     }
 
+    /// Allocations per request of the contender `name`, counted in a child; `nil` if that failed.
+    static func count(_ name: String, baseURL: URL) throws -> (Double, Double)? {
+        guard let library = try interposer() else { return nil }
+        return try measure(name, library: library, baseURL: baseURL)
+    }
+
     /// The interposer's shared library next to this executable, built if missing.
     private static func interposer() throws -> URL? {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -82,8 +88,9 @@ enum Allocations {
 
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: AsyncHTTPClientClient.configuration)
         let ahcClient = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
-        guard let contender = Latency.contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
-            .first(where: { $0.name == name })
+        let contenders = Latency.contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
+            + MonitorCost.contenders(baseURL: baseURL, httpClient: httpClient)
+        guard let contender = contenders.first(where: { $0.name == name })
         else { return print("no client named \(name)") }
         for _ in 0..<200 { try await contender.get("json") }
         reset()

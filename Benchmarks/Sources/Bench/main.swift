@@ -35,6 +35,7 @@ if arguments.count >= 2, arguments[1] == "latency" {
 }
 if arguments.count >= 2, arguments[1] == "allocations" {
     try Allocations.run(baseURL: server.baseURL)
+    try MonitorCost.run(baseURL: server.baseURL)
     exit(0)
 }
 if arguments.count >= 2, arguments[1] == "cancellation" {
@@ -66,4 +67,5 @@ for row in try await Throughput.run(baseURL: server.baseURL, rounds: quick ? 2 :
 try await Latency.run(baseURL: server.baseURL, seconds: quick ? 1 : 3)
 try await Cancellation.run(baseURL: server.baseURL, rounds: quick ? 20 : 100)
 try Allocations.run(baseURL: server.baseURL)
+try MonitorCost.run(baseURL: server.baseURL)
 await server.stop()

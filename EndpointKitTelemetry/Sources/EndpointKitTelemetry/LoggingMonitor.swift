@@ -46,7 +46,7 @@ public struct LoggingMonitor: CallMonitor {
         let level = Self.level(event.response?.statusCode, event.error)
         guard logger.logLevel <= level || (logsBodies && logger.logLevel <= .trace) else { return }
         var metadata = Self.metadata(event.call, event.request, event.response)
-        metadata["duration_ms"] = .string(String(format: "%.1f", event.duration * 1000))
+        metadata["duration_ms"] = .stringConvertible((event.duration * 10_000).rounded() / 10)
         metadata["bytes.sent"] = .stringConvertible(event.bytesSent ?? 0)
         metadata["bytes.received"] = .stringConvertible(event.bytesReceived)
         if let error = event.error { metadata["error"] = .string(String(describing: error)) }
@@ -73,7 +73,7 @@ public struct LoggingMonitor: CallMonitor {
 
     private static func metadata(_ call: CallContext, _ request: URLRequest?, _ response: HTTPURLResponse?) -> Logger.Metadata {
         var metadata: Logger.Metadata = [
-            "call.id": .string(call.id.uuidString), "call.endpoint": .string(call.endpoint),
+            "call.id": .stringConvertible(call.id), "call.endpoint": .stringConvertible(EndpointName(type: call.endpointType)),
             "call.attempt": .stringConvertible(call.attempt),
             "http.request.method": .string(request?.httpMethod ?? "GET"), "url.full": .string(TelemetryURL.redacted(request?.url)),
         ]
@@ -100,4 +100,10 @@ public struct LoggingMonitor: CallMonitor {
         let text = String(data: prefix, encoding: .utf8) ?? "<\(data.count) bytes of binary data>"
         return data.count > bodyLimit ? text + "… (\(data.count) bytes)" : text
     }
+}
+
+/// An endpoint's type name, made only when a log handler writes it.
+struct EndpointName: CustomStringConvertible, Sendable {
+    let type: any Any.Type
+    var description: String { String(describing: type) }
 }

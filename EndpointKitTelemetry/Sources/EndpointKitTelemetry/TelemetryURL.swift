@@ -9,7 +9,9 @@ import Foundation
 enum TelemetryURL {
     /// `url` without user, password and fragment, each query value replaced by `REDACTED`.
     static func redacted(_ url: URL?) -> String {
-        guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return "" }
+        guard let url else { return "" }
+        if url.query == nil, url.user == nil, url.password == nil, url.fragment == nil { return url.absoluteString }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return "" }
         components.user = nil
         components.password = nil
         components.fragment = nil

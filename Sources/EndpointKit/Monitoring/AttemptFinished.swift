@@ -21,4 +21,15 @@ public struct AttemptFinished: Sendable {
     public let bytesReceived: Int64
     /// Seconds from the attempt's start to its end.
     public let duration: TimeInterval
+
+    /// Creates the event (for tests of a monitor; clients make them as calls run).
+    public init(call: CallContext, request: URLRequest, response: HTTPURLResponse?, error: (any Error)?, bytesSent: Int64?, bytesReceived: Int64, duration: TimeInterval) {
+        self.call = call
+        self.request = request
+        self.response = response
+        self.error = error
+        self.bytesSent = bytesSent
+        self.bytesReceived = bytesReceived
+        self.duration = duration
+    }
 }

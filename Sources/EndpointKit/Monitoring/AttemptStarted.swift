@@ -10,4 +10,10 @@ public struct AttemptStarted: Sendable {
     public let call: CallContext
     /// The request as it will be sent, after the adapters.
     public let request: URLRequest
+
+    /// Creates the event (for tests of a monitor; clients make them as calls run).
+    public init(call: CallContext, request: URLRequest) {
+        self.call = call
+        self.request = request
+    }
 }

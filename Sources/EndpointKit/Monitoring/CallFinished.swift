@@ -22,4 +22,16 @@ public struct CallFinished: Sendable {
     public let bytesSent: Int64?
     /// Bytes of response body the last attempt received.
     public let bytesReceived: Int64
+
+    /// Creates the event (for tests of a monitor; clients make them as calls run).
+    public init(call: CallContext, request: URLRequest?, response: HTTPURLResponse?, body: Data?, error: (any Error)?, duration: TimeInterval, bytesSent: Int64?, bytesReceived: Int64) {
+        self.call = call
+        self.request = request
+        self.response = response
+        self.body = body
+        self.error = error
+        self.duration = duration
+        self.bytesSent = bytesSent
+        self.bytesReceived = bytesReceived
+    }
 }

@@ -11,4 +11,10 @@ public struct CallStarted: Sendable {
     /// The first attempt's request after the adapters (its method and URL are what is sent), or
     /// the built request (`nil` if none) when the call failed before being sent.
     public let request: URLRequest?
+
+    /// Creates the event (for tests of a monitor; clients make them as calls run).
+    public init(call: CallContext, request: URLRequest?) {
+        self.call = call
+        self.request = request
+    }
 }

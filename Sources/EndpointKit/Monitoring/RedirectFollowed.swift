@@ -12,4 +12,11 @@ public struct RedirectFollowed: Sendable {
     public let response: HTTPURLResponse
     /// The request that follows it.
     public let request: URLRequest
+
+    /// Creates the event (for tests of a monitor; clients make them as calls run).
+    public init(call: CallContext, response: HTTPURLResponse, request: URLRequest) {
+        self.call = call
+        self.response = response
+        self.request = request
+    }
 }

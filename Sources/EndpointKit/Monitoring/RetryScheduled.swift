@@ -18,4 +18,14 @@ public struct RetryScheduled: Sendable {
     public let response: HTTPURLResponse?
     /// The failed attempt's body, if the server answered.
     public let body: Data?
+
+    /// Creates the event (for tests of a monitor; clients make them as calls run).
+    public init(call: CallContext, delay: TimeInterval, reason: any Error, request: URLRequest, response: HTTPURLResponse?, body: Data?) {
+        self.call = call
+        self.delay = delay
+        self.reason = reason
+        self.request = request
+        self.response = response
+        self.body = body
+    }
 }
