@@ -155,6 +155,23 @@ final class AsyncHTTPClientClientTests: XCTestCase {
         await server.shutdown()
     }
 
+    /// A WebSocket handshake is a call too: monitors see it start and end, and a refused one
+    /// ends with its error.
+    func testWebSocketHandshakesAreCallEvents() async throws {
+        let server = try await TestServer.start(Routes.standard)
+        let log = EventLog()
+        let client = AsyncHTTPClientClient(baseURL: server.baseURL, monitors: [log])
+        let socket = try await client.webSocket(SocketEndpoint())
+        await socket.close()
+        _ = try? await client.webSocket(SocketEndpoint(path: "books"))
+        try await client.shutdown()
+        await server.shutdown()
+        XCTAssertEqual(log.calls.first, ["start GET /ws/echo", "attempt 1 GET /ws/echo", "attempt 1 ended 0 sent 0 received 0", "end 0"])
+        XCTAssertEqual(log.calls.count, 2)
+        XCTAssertEqual(log.calls.last?.first, "start GET /books")
+        XCTAssertTrue(log.calls.last?.last?.hasPrefix("end refused") == true, "\(log.calls)")
+    }
+
     /// AsyncHTTPClient's own lines (its request and connection pool) go to the logger given.
     func testAsyncHTTPClientLogsToTheGivenLogger() async throws {
         let server = try await TestServer.start(Routes.standard)
