@@ -38,7 +38,14 @@ final class TransferHandler: Sendable {
     /// done there lets chunks pile up in memory.
     /// Where file writes happen, off the delegate queue; only downloads to a file have one.
     private let writer: DispatchQueue?
-    private let writeFailure = Locked<(any Error)?>(nil)
+    private let writes = Locked(Writes())
+
+    /// The file writes handed to ``writer``: how many have not finished, and the failure (or
+    /// the stop) after which the rest are skipped.
+    private struct Writes {
+        var queued = 0
+        var failure: (any Error)?
+    }
     private let url: URL?
     private let delegate: SessionDelegate
     private let uploadLength: Int64?
@@ -98,11 +105,12 @@ final class TransferHandler: Sendable {
     /// Ends the call now, without waiting for the task's completion: Foundation queues the
     /// task's events on the delegate queue as fast as the socket delivers, so a cancel queued
     /// behind them would land only after hundreds of megabytes. From here on every event of the
-    /// task is dropped, and file writes still queued are skipped: a download's file keeps the
-    /// bytes written so far, an exact prefix of the body (with its resume record), and the call
-    /// ends once a write under way (at most 1 MiB) is done.
+    /// task is dropped. A download's file keeps an exact prefix of the body (with its resume
+    /// record): every byte counted when the writer has caught up; when writes are still queued
+    /// behind a slow disk, only those written, the rest skipped, so the call ends once the write
+    /// under way (at most 1 MiB) is done.
     private func stop(_ error: any Error, cancelling: Bool) {
-        let taken = state.withLock { state -> (URLSessionTask?, FileHandle?, DownloadFile?)? in
+        let taken = state.withLock { state -> (URLSessionTask?, FileHandle?, Data, DownloadFile?)? in
             let task = cancelling ? state.lifecycle.cancel() : state.lifecycle.runningTask
             guard !state.stopped else { return nil }
             state.stopped = true
@@ -110,9 +118,9 @@ final class TransferHandler: Sendable {
             defer {
                 (state.handle, state.pending, state.file, state.body) = (nil, Data(), nil, Data())
             }
-            return (task, state.handle, state.file)
+            return (task, state.handle, state.pending, state.file)
         }
-        guard let (task, handle, file) = taken else { return }
+        guard let (task, handle, pending, file) = taken else { return }
         if let task { delegate.cancel(task) }
         if let streaming {
             streaming.chunks.finish(throwing: error)
@@ -122,8 +130,13 @@ final class TransferHandler: Sendable {
             file?.failed()
             return finish(.failure(error))
         }
-        writeFailure.withLock { $0 = $0 ?? error }
-        writer.async {
+        let caughtUp = writes.withLock { writes in
+            if writes.queued == 0 { return true }
+            writes.failure = writes.failure ?? error
+            return false
+        }
+        writer.async { [writes] in
+            if caughtUp, writes.withLock({ $0.failure == nil }) { try? handle.write(contentsOf: pending) }
             try? handle.close()
             file?.failed()
             self.finish(.failure(error))
@@ -209,7 +222,7 @@ final class TransferHandler: Sendable {
         let (report, failure) = state.withLock { state -> (TransferProgress?, (any Error)?) in
             guard !state.stopped else { return (nil, nil) }
             if let handle = state.handle {
-                if let error = writeFailure.withLock({ $0 }) { return (nil, error) }
+                if let error = writes.withLock({ $0.failure }) { return (nil, error) }
                 state.pending.append(data)
                 if state.pending.count >= Self.writeSize {
                     write(state.pending, to: handle)
@@ -264,7 +277,7 @@ final class TransferHandler: Sendable {
             return
         }
         writer?.sync {}
-        let failure = writeFailure.withLock { $0 }
+        let failure = writes.withLock { $0.failure }
         try? handle?.close()
         if let failure = failure ?? error.map(transportError) {
             file?.failed()
@@ -309,12 +322,15 @@ final class TransferHandler: Sendable {
     }
 
     private func write(_ data: Data, to handle: FileHandle) {
-        writer?.async { [writeFailure] in
-            guard writeFailure.withLock({ $0 == nil }) else { return }
+        guard let writer else { return }
+        writes.withLock { $0.queued += 1 }
+        writer.async { [writes] in
+            defer { writes.withLock { $0.queued -= 1 } }
+            guard writes.withLock({ $0.failure == nil }) else { return }
             do {
                 try handle.write(contentsOf: data)
             } catch {
-                writeFailure.withLock { $0 = error }
+                writes.withLock { $0.failure = error }
             }
         }
     }
