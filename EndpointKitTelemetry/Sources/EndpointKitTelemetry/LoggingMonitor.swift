@@ -101,9 +101,3 @@ public struct LoggingMonitor: CallMonitor {
         return data.count > bodyLimit ? text + "… (\(data.count) bytes)" : text
     }
 }
-
-/// An endpoint's type name, made only when a log handler writes it.
-struct EndpointName: CustomStringConvertible, Sendable {
-    let type: any Any.Type
-    var description: String { String(describing: type) }
-}
