@@ -110,7 +110,7 @@ struct AsyncHTTPClientTransport: Transport {
                 let buffer = try await response.body.collect(upTo: bodyLimit)
                 file?.failed()
                 let body = Self.data(buffer)
-                try check(body, suspect, response, url: url)
+                try check(body, suspect, url: url)
                 return ReceivedResponse(response: head, body: body, fileURL: nil)
             }
             for try await buffer in response.body {
@@ -119,7 +119,7 @@ struct AsyncHTTPClientTransport: Transport {
                 let chunk = Self.data(buffer)
                 if let coding = suspect, !checked {
                     checked = true
-                    try check(chunk, coding, response, url: url)
+                    try check(chunk, coding, url: url)
                 }
                 if let handle {
                     pending.append(chunk)
@@ -170,7 +170,7 @@ struct AsyncHTTPClientTransport: Transport {
     }
 
     /// Throws when `body`'s first bytes show it is still in `coding`.
-    private func check(_ body: Data, _ coding: String?, _ response: HTTPClientResponse, url: URL) throws {
+    private func check(_ body: Data, _ coding: String?, url: URL) throws {
         guard let coding, ContentCoding.isStillEncoded(body, as: coding) else { return }
         throw ContentCoding.unsupported(coding, url: url, decodable: "none: its HTTPClient does not decompress")
     }

@@ -66,16 +66,16 @@ public struct LoggingMonitor: CallMonitor {
 
     /// `GET https://host/path?q=REDACTED → 200` (or the error's short form).
     private static func line(_ request: URLRequest?, _ response: HTTPURLResponse?, _ error: (any Error)?) -> String {
-        let target = "\(request?.httpMethod ?? "GET") \(TelemetryURL.redacted(request?.url))"
+        let target = "\(request?.httpMethod ?? "GET") \(HTTPConventions.redacted(request?.url))"
         if let response { return "\(target) → \(response.statusCode)" }
-        return "\(target) → \(error.map { TelemetryURL.errorType($0, status: nil) ?? "error" } ?? "no response")"
+        return "\(target) → \(error.map { HTTPConventions.errorType($0, status: nil) ?? "error" } ?? "no response")"
     }
 
     private static func metadata(_ call: CallContext, _ request: URLRequest?, _ response: HTTPURLResponse?) -> Logger.Metadata {
         var metadata: Logger.Metadata = [
             "call.id": .stringConvertible(call.id), "call.endpoint": .stringConvertible(EndpointName(type: call.endpointType)),
             "call.attempt": .stringConvertible(call.attempt),
-            "http.request.method": .string(request?.httpMethod ?? "GET"), "url.full": .string(TelemetryURL.redacted(request?.url)),
+            "http.request.method": .string(request?.httpMethod ?? "GET"), "url.full": .string(HTTPConventions.redacted(request?.url)),
         ]
         if let response { metadata["http.response.status_code"] = .stringConvertible(response.statusCode) }
         return metadata

@@ -36,7 +36,7 @@ public struct MetricsMonitor: CallMonitor {
         Meter(label: "http.client.active_requests", dimensions: server, factory: factory).decrement()
         var dimensions = server
         if let status = event.response?.statusCode { dimensions.append(("http.response.status_code", String(status))) }
-        if let errorType = TelemetryURL.errorType(event.error, status: event.response?.statusCode) {
+        if let errorType = HTTPConventions.errorType(event.error, status: event.response?.statusCode) {
             dimensions.append(("error.type", errorType))
         }
         Recorder(label: "http.client.request.duration", dimensions: dimensions, aggregate: true, factory: factory)
@@ -55,7 +55,7 @@ public struct MetricsMonitor: CallMonitor {
         let method = (request.httpMethod ?? "GET").uppercased()
         return [
             ("http.request.method", knownMethods.contains(method) ? method : "_OTHER"),
-            ("server.address", TelemetryURL.address(request.url)), ("server.port", String(TelemetryURL.port(request.url))),
+            ("server.address", HTTPConventions.address(request.url)), ("server.port", String(HTTPConventions.port(request.url))),
         ]
     }
 }

@@ -38,9 +38,9 @@ public final class TracingMonitor: CallMonitor {
         let span = tracer.startSpan(method, context: ServiceContext.current ?? .topLevel, ofKind: .client)
         let url = event.request?.url
         span.attributes["http.request.method"] = method
-        span.attributes["server.address"] = TelemetryURL.address(url)
-        span.attributes["server.port"] = TelemetryURL.port(url)
-        span.attributes["url.full"] = TelemetryURL.redacted(url)
+        span.attributes["server.address"] = HTTPConventions.address(url)
+        span.attributes["server.port"] = HTTPConventions.port(url)
+        span.attributes["url.full"] = HTTPConventions.redacted(url)
         spans.withLock { $0[event.call.id] = span }
     }
 
@@ -57,7 +57,7 @@ public final class TracingMonitor: CallMonitor {
         span(of: event.call)?.addEvent(
             SpanEvent(name: "http.redirect", attributes: [
                 "http.response.status_code": .int64(Int64(event.response.statusCode)),
-                "url.full": .string(TelemetryURL.redacted(event.request.url)),
+                "url.full": .string(HTTPConventions.redacted(event.request.url)),
             ]))
     }
 
@@ -67,7 +67,7 @@ public final class TracingMonitor: CallMonitor {
             "http.attempt": .int64(Int64(event.call.attempt)), "http.retry.delay": .double(event.delay),
         ]
         if let status = event.response?.statusCode { attributes["http.response.status_code"] = status }
-        if let type = TelemetryURL.errorType(event.reason, status: event.response?.statusCode) { attributes["error.type"] = type }
+        if let type = HTTPConventions.errorType(event.reason, status: event.response?.statusCode) { attributes["error.type"] = type }
         span(of: event.call)?.addEvent(SpanEvent(name: "http.attempt.failed", attributes: attributes))
     }
 
@@ -76,7 +76,7 @@ public final class TracingMonitor: CallMonitor {
         guard let span = spans.withLock({ $0.removeValue(forKey: event.call.id) }) else { return }
         if let status = event.response?.statusCode { span.attributes["http.response.status_code"] = status }
         if event.call.attempt > 1 { span.attributes["http.request.resend_count"] = event.call.attempt - 1 }
-        if let type = TelemetryURL.errorType(event.error, status: event.response?.statusCode) {
+        if let type = HTTPConventions.errorType(event.error, status: event.response?.statusCode) {
             span.attributes["error.type"] = type
             if let error = event.error { span.recordError(error) }
             span.setStatus(SpanStatus(code: .error))

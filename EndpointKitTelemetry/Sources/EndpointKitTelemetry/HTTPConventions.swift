@@ -5,8 +5,10 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What telemetry may say of a URL: never its credentials or query values.
-enum TelemetryURL {
+/// OpenTelemetry's HTTP client conventions, as EndpointKit's monitors apply them: what may be
+/// said of a URL (never its credentials or query values), and the attribute values for the
+/// server and the kind of failure.
+enum HTTPConventions {
     /// `url` without user, password and fragment, each query value replaced by `REDACTED`.
     static func redacted(_ url: URL?) -> String {
         guard let url else { return "" }
