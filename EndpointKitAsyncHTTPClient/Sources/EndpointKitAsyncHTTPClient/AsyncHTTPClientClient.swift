@@ -64,6 +64,7 @@ public final class AsyncHTTPClientClient: Client {
     ///     give each user (or tenant) a client with its own jar, or keep none.
     ///     `HTTPCookieStorage.shared` keeps them as `URLSessionClient` does, but on Linux it is
     ///     a file shared by every program built in the same configuration.
+    ///   - cache: An `HTTPCache` that answers `GET`s by HTTP's rules; none by default.
     ///   - logger: Where AsyncHTTPClient logs what it does for each request and its connection
     ///     pool (mostly at `.trace` and `.debug`), so those lines land with yours; none by
     ///     default. (EndpointKitTelemetry's `LoggingMonitor` logs the calls themselves.)
@@ -78,6 +79,7 @@ public final class AsyncHTTPClientClient: Client {
         maximumBodySize: Int = 100 << 20,
         tlsConfiguration: TLSConfiguration? = nil,
         cookieStorage: (any CookieStore)? = nil,
+        cache: HTTPCache? = nil,
         logger: Logger? = nil
     ) {
         var configuration = Self.configuration
@@ -93,12 +95,12 @@ public final class AsyncHTTPClientClient: Client {
         self.completionQueue = completionQueue
         self.pipeline = Pipeline(
             requestAdapter: requestAdapter, responseObserver: responseObserver, monitors: monitors,
-            retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize,
+            retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, cache: cache,
             transport: GuardedTransport(isShutDown: isShutDown, transport: AsyncHTTPClientTransport(httpClient: client, cookieStorage: cookieStorage, decompresses: httpClient == nil, logger: logger)))
     }
 
     /// Creates a client whose requests are resolved against `baseURL`; the other parameters are
-    /// those of ``init(requestAdapter:httpClient:completionQueue:responseObserver:monitors:retryPolicy:timeout:maximumBodySize:tlsConfiguration:cookieStorage:logger:)``.
+    /// those of ``init(requestAdapter:httpClient:completionQueue:responseObserver:monitors:retryPolicy:timeout:maximumBodySize:tlsConfiguration:cookieStorage:cache:logger:)``.
     public convenience init(
         baseURL: URL,
         httpClient: HTTPClient? = nil,
@@ -110,13 +112,14 @@ public final class AsyncHTTPClientClient: Client {
         maximumBodySize: Int = 100 << 20,
         tlsConfiguration: TLSConfiguration? = nil,
         cookieStorage: (any CookieStore)? = nil,
+        cache: HTTPCache? = nil,
         logger: Logger? = nil
     ) {
         self.init(
             requestAdapter: BaseRequestAdapter(baseURL: baseURL), httpClient: httpClient,
             completionQueue: completionQueue, responseObserver: responseObserver, monitors: monitors,
             retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, tlsConfiguration: tlsConfiguration,
-            cookieStorage: cookieStorage, logger: logger)
+            cookieStorage: cookieStorage, cache: cache, logger: logger)
     }
 
     /// The configuration of an owned `HTTPClient`: EndpointKit follows redirects, bodies are

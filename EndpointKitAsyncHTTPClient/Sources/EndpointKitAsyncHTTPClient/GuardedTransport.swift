@@ -7,6 +7,7 @@ struct GuardedTransport: Transport {
     let isShutDown: NIOLockedValueBox<Bool>
     let transport: any Transport
 
+    var isOpen: Bool { isShutDown.withLockedValue { !$0 } }
 
     func send(
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,

@@ -40,6 +40,9 @@ open class URLSessionClient: Client, @unchecked Sendable {
     /// The largest response body kept in memory, in bytes; a larger one fails with
     /// ``EndpointKitError/bodyTooLarge(url:limit:)`` before it is read. Downloads have no limit.
     public let maximumBodySize: Int
+    /// Answers `GET`s from stored responses by HTTP's caching rules, when given; `nil` (the
+    /// default) caches nothing.
+    public let cache: HTTPCache?
 
     let session: URLSession
     let delegate: SessionDelegate
@@ -58,6 +61,8 @@ open class URLSessionClient: Client, @unchecked Sendable {
     ///   - retryPolicy: How failed attempts are retried; ``RetryPolicy/none`` by default.
     ///   - timeout: The longest one attempt may take, in seconds; `nil` for Foundation's idle timeout.
     ///   - maximumBodySize: The largest body kept in memory; 100 MiB by default.
+    ///   - cache: An ``HTTPCache`` that answers `GET`s by HTTP's rules; none by default. With
+    ///     one, Foundation's `URLCache` is off on every platform, so nothing is cached twice.
     public init(
         requestAdapter: any RequestAdapter,
         configuration: URLSessionConfiguration = .endpointKitDefault,
@@ -66,7 +71,8 @@ open class URLSessionClient: Client, @unchecked Sendable {
         monitors: [any CallMonitor] = [],
         retryPolicy: RetryPolicy = .none,
         timeout: TimeInterval? = nil,
-        maximumBodySize: Int = 100 << 20
+        maximumBodySize: Int = 100 << 20,
+        cache: HTTPCache? = nil
     ) {
         self.requestAdapter = requestAdapter
         self.completionQueue = completionQueue
@@ -75,20 +81,19 @@ open class URLSessionClient: Client, @unchecked Sendable {
         self.retryPolicy = retryPolicy
         self.timeout = timeout
         self.maximumBodySize = maximumBodySize
+        self.cache = cache
         let delegate = SessionDelegate()
         self.delegate = delegate
-        #if canImport(FoundationNetworking)
-            // On Linux a URLCache makes each task look up the cache before it loads, and a
-            // cancel that lands during that lookup crashes the process (TaskRegistry.swift:118,
-            // seen within 10,000 random cancellations). Responses are never cached on Linux.
-            let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
-            configuration.urlCache = nil
-        #endif
+        // On Linux a URLCache makes each task look up the cache before it loads, and a cancel
+        // that lands during that lookup crashes the process (TaskRegistry.swift:118, seen within
+        // 10,000 random cancellations): URLCache is always off there. Elsewhere it is off when
+        // an HTTPCache answers instead.
+        let configuration = Self.withoutURLCache(configuration, when: cache != nil)
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegate.queue)
         self.session = session
         self.pipeline = Pipeline(
             requestAdapter: requestAdapter, responseObserver: responseObserver, monitors: monitors,
-            retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize,
+            retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, cache: cache,
             transport: URLSessionTransport(session: session, delegate: delegate))
     }
 
@@ -101,12 +106,23 @@ open class URLSessionClient: Client, @unchecked Sendable {
         monitors: [any CallMonitor] = [],
         retryPolicy: RetryPolicy = .none,
         timeout: TimeInterval? = nil,
-        maximumBodySize: Int = 100 << 20
+        maximumBodySize: Int = 100 << 20,
+        cache: HTTPCache? = nil
     ) {
         self.init(
             requestAdapter: BaseRequestAdapter(baseURL: baseURL), configuration: configuration,
             completionQueue: completionQueue, responseObserver: responseObserver, monitors: monitors,
-            retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize)
+            retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, cache: cache)
+    }
+
+    /// `configuration`, or a copy of it without a `URLCache` on Linux, or when `replaced`.
+    private static func withoutURLCache(_ configuration: URLSessionConfiguration, when replaced: Bool) -> URLSessionConfiguration {
+        #if !canImport(FoundationNetworking)
+            guard replaced else { return configuration }
+        #endif
+        let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        copy.urlCache = nil
+        return copy
     }
 
     deinit {

@@ -10,6 +10,8 @@ struct URLSessionTransport: Transport {
     let session: URLSession
     let delegate: SessionDelegate
 
+    var isOpen: Bool { delegate.isOpen }
+
     func send(
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
         progress: ProgressSink?

@@ -9,6 +9,9 @@ public protocol EndpointSettings: Sendable {
     var timeout: TimeInterval? { get }
     /// How this endpoint's failed attempts are retried; `nil` for the client's policy.
     var retryPolicy: RetryPolicy? { get }
+    /// How the client's ``HTTPCache`` answers this endpoint's `GET`s; `nil` for HTTP's rules
+    /// (``CachePolicy/useProtocolRules``). Without a cache it changes nothing.
+    var cachePolicy: CachePolicy? { get }
 }
 
 extension EndpointSettings {
@@ -16,4 +19,6 @@ extension EndpointSettings {
     public var timeout: TimeInterval? { nil }
     /// The client's retry policy.
     public var retryPolicy: RetryPolicy? { nil }
+    /// HTTP's rules.
+    public var cachePolicy: CachePolicy? { nil }
 }

@@ -31,6 +31,9 @@ public enum EndpointKitError: Error, CustomStringConvertible, Sendable {
     case clientInvalidated
     /// A redirect could not be followed faithfully (for example a body that cannot be replayed).
     case redirectRefused(url: URL?, reason: String)
+    /// The call's ``CachePolicy/onlyIfCached`` (or its `Cache-Control: only-if-cached`) forbids
+    /// asking the origin, and the cache holds no answer for `url` that may be used.
+    case notCached(url: URL?)
     /// The attempt took longer than `limit` seconds: no answer, or a body that stalled.
     case timedOut(url: URL?, limit: TimeInterval)
     /// The response body is larger than the client keeps in memory (`limit` bytes). Use a
@@ -92,6 +95,8 @@ public enum EndpointKitError: Error, CustomStringConvertible, Sendable {
             "The client was invalidated and takes no more requests"
         case .redirectRefused(let url, let reason):
             "Redirect from \(url?.absoluteString ?? "<no URL>") not followed: \(reason)"
+        case .notCached(let url):
+            "No stored answer for \(url?.absoluteString ?? "<no URL>") may be used, and the call may not ask the origin (only if cached)"
         case .timedOut(let url, let limit):
             "Request to \(url?.absoluteString ?? "<no URL>") timed out after \(Self.seconds(limit))"
         case .bodyTooLarge(let url, let limit):

@@ -14,6 +14,8 @@ struct CallEvents {
     var request: URLRequest?
     var response: HTTPURLResponse?
     var body: Data?
+    /// What the cache did for the last attempt.
+    var cache: CacheOutcome?
     private var started = false
     private var attemptUptime: UInt64 = 0
     private var bytes: (sent: Int64?, received: Int64) = (0, 0)
@@ -48,6 +50,7 @@ struct CallEvents {
         if let received {
             (response, body) = (received.response, received.fileURL == nil ? received.body : nil)
         }
+        cache = received?.cacheOutcome
         guard let monitor, let request, started else { return }
         let bytesReceived: Int64? = received.map { received in
             received.fileURL.flatMap { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber)?.int64Value }
@@ -57,7 +60,7 @@ struct CallEvents {
         monitor.attemptFinished(
             AttemptFinished(
                 call: call, request: request, response: response, error: error, bytesSent: bytes.sent,
-                bytesReceived: bytes.received, duration: CallContext.seconds(since: attemptUptime)))
+                bytesReceived: bytes.received, duration: CallContext.seconds(since: attemptUptime), cache: cache))
     }
 
     /// The attempt failed with `reason`; the next is sent after `delay` seconds.
@@ -74,7 +77,7 @@ struct CallEvents {
         monitor.callFinished(
             CallFinished(
                 call: call, request: request, response: response, body: body, error: error,
-                duration: call.elapsed, bytesSent: bytes.sent, bytesReceived: bytes.received))
+                duration: call.elapsed, bytesSent: bytes.sent, bytesReceived: bytes.received, cache: cache))
     }
 
     private mutating func startCall(_ monitor: any CallMonitor) {

@@ -22,6 +22,8 @@ import Foundation
     public var request: URLRequest
     /// The body, when sent apart from the request.
     public var body: Body?
+    /// How the client's ``HTTPCache`` answers it: the endpoint's setting (`nil`: HTTP's rules).
+    public var cachePolicy: CachePolicy?
 
     /// Creates what to send.
     public init(request: URLRequest, body: Body? = nil) {

@@ -15,17 +15,19 @@ import Foundation
     let maximumBodySize: Int
     let transport: any Transport
 
-    /// Creates a pipeline over `transport` with a client's settings.
+    /// Creates a pipeline over `transport` with a client's settings; with a `cache`, every
+    /// request is answered through it (``CachingTransport``).
     public init(
         requestAdapter: any RequestAdapter, responseObserver: ResponseObserver?, monitors: [any CallMonitor] = [],
-        retryPolicy: RetryPolicy, timeout: TimeInterval?, maximumBodySize: Int, transport: any Transport
+        retryPolicy: RetryPolicy, timeout: TimeInterval?, maximumBodySize: Int, cache: HTTPCache? = nil,
+        transport: any Transport
     ) {
         self.requestAdapter = requestAdapter
         self.monitor = CallMonitorGroup.combining(responseObserver, monitors)
         self.retryPolicy = retryPolicy
         self.timeout = timeout
         self.maximumBodySize = maximumBodySize
-        self.transport = transport
+        self.transport = cache.map { CachingTransport(cache: $0, transport: transport) } ?? transport
     }
 
     /// Runs one call to its end; a failed attempt is retried when a retrier says so. Each
@@ -190,7 +192,9 @@ import Foundation
 
     private func build<Content>(_ call: Call<Content>) throws -> (Outgoing, MultipartFormData?) {
         do {
-            return try call.makeOutgoing()
+            var (outgoing, form) = try call.makeOutgoing()
+            outgoing.cachePolicy = call.settings.cachePolicy
+            return (outgoing, form)
         } catch {
             throw EndpointKitError.invalidRequest(endpoint: call.endpoint, underlying: error)
         }

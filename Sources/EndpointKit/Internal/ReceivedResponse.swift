@@ -12,11 +12,23 @@ import Foundation
     public let body: Data
     /// The downloaded file, for a 2xx download.
     public let fileURL: URL?
+    /// What the client's ``HTTPCache`` did to answer it; `nil` without a cache, or when the
+    /// cache took no part (set by the cache, not by transports).
+    public internal(set) var cacheOutcome: CacheOutcome?
 
     /// Creates a received response.
     public init(response: HTTPURLResponse, body: Data, fileURL: URL?) {
         self.response = response
         self.body = body
         self.fileURL = fileURL
+    }
+}
+
+extension ReceivedResponse {
+    /// The same answer, marked with what the cache did.
+    func with(_ outcome: CacheOutcome) -> ReceivedResponse {
+        var received = self
+        received.cacheOutcome = outcome
+        return received
     }
 }

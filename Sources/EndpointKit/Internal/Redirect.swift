@@ -54,7 +54,7 @@ enum Redirect {
         return next
     }
 
-    private static func sameOrigin(_ lhs: URL?, _ rhs: URL) -> Bool {
+    static func sameOrigin(_ lhs: URL?, _ rhs: URL) -> Bool {
         guard let lhs else { return false }
         return lhs.scheme?.lowercased() == rhs.scheme?.lowercased()
             && lhs.host?.lowercased() == rhs.host?.lowercased() && lhs.port == rhs.port

@@ -76,6 +76,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ = state.withLock { $0.routes.removeValue(forKey: task.taskIdentifier) }
     }
 
+    /// Whether it still creates tasks.
+    var isOpen: Bool { state.withLock { !$0.isInvalidated } }
+
     /// Refuses new tasks from now on; `false` if that had happened already.
     func invalidate() -> Bool {
         state.withLock { state in

@@ -31,4 +31,13 @@ import Foundation
     /// follows in the returned stream. `timeout` covers the wait for the head. Ending the
     /// iteration early cancels the transfer.
     func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream
+
+    /// Whether it still sends: `false` once its client was invalidated or shut down, so that a
+    /// cache in front of it answers nothing either.
+    var isOpen: Bool { get }
+}
+
+extension Transport {
+    /// Always open.
+    public var isOpen: Bool { true }
 }

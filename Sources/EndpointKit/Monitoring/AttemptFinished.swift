@@ -21,9 +21,12 @@ public struct AttemptFinished: Sendable {
     public let bytesReceived: Int64
     /// Seconds from the attempt's start to its end.
     public let duration: TimeInterval
+    /// What the client's ``HTTPCache`` did: ``CacheOutcome/hit``, ``CacheOutcome/miss``,
+    /// revalidated or stale (and why); `nil` without a cache, or when the cache took no part.
+    public let cache: CacheOutcome?
 
     /// Creates the event (for tests of a monitor; clients make them as calls run).
-    public init(call: CallContext, request: URLRequest, response: HTTPURLResponse?, error: (any Error)?, bytesSent: Int64?, bytesReceived: Int64, duration: TimeInterval) {
+    public init(call: CallContext, request: URLRequest, response: HTTPURLResponse?, error: (any Error)?, bytesSent: Int64?, bytesReceived: Int64, duration: TimeInterval, cache: CacheOutcome? = nil) {
         self.call = call
         self.request = request
         self.response = response
@@ -31,5 +34,6 @@ public struct AttemptFinished: Sendable {
         self.bytesSent = bytesSent
         self.bytesReceived = bytesReceived
         self.duration = duration
+        self.cache = cache
     }
 }

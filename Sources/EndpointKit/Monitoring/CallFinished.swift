@@ -22,9 +22,12 @@ public struct CallFinished: Sendable {
     public let bytesSent: Int64?
     /// Bytes of response body the last attempt received.
     public let bytesReceived: Int64
+    /// What the client's ``HTTPCache`` did: ``CacheOutcome/hit``, ``CacheOutcome/miss``,
+    /// revalidated or stale (and why); `nil` without a cache, or when the cache took no part.
+    public let cache: CacheOutcome?
 
     /// Creates the event (for tests of a monitor; clients make them as calls run).
-    public init(call: CallContext, request: URLRequest?, response: HTTPURLResponse?, body: Data?, error: (any Error)?, duration: TimeInterval, bytesSent: Int64?, bytesReceived: Int64) {
+    public init(call: CallContext, request: URLRequest?, response: HTTPURLResponse?, body: Data?, error: (any Error)?, duration: TimeInterval, bytesSent: Int64?, bytesReceived: Int64, cache: CacheOutcome? = nil) {
         self.call = call
         self.request = request
         self.response = response
@@ -33,5 +36,6 @@ public struct CallFinished: Sendable {
         self.duration = duration
         self.bytesSent = bytesSent
         self.bytesReceived = bytesReceived
+        self.cache = cache
     }
 }

@@ -1,0 +1,33 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The one point where the cache joins a call: in front of the transport, it answers each
+/// request the pipeline sends (each redirect too) from the cache, the origin, or both. Downloads
+/// and streams pass straight through. ``Pipeline`` puts it there when the client has a cache.
+struct CachingTransport: Transport {
+    let cache: HTTPCache
+    let transport: any Transport
+
+    var isOpen: Bool { transport.isOpen }
+
+    func send(
+        _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int, progress: ProgressSink?
+    ) async throws -> ReceivedResponse {
+        let transport = self.transport
+        guard file == nil else {
+            return try await transport.send(outgoing, into: file, timeout: timeout, bodyLimit: bodyLimit, progress: progress)
+        }
+        guard transport.isOpen else { throw EndpointKitError.clientInvalidated }
+        return try await cache.exchange(
+            outgoing,
+            send: { try await transport.send($0, into: nil, timeout: timeout, bodyLimit: bodyLimit, progress: progress) },
+            background: { try await transport.send($0, into: nil, timeout: timeout, bodyLimit: bodyLimit, progress: nil) })
+    }
+
+    func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
+        try await transport.stream(outgoing, timeout: timeout)
+    }
+}
