@@ -9,7 +9,7 @@ final class ClientScenarioTests: XCTestCase {
             makeClient: { url, options in
                 URLSessionClient(
                     baseURL: url, responseObserver: options.observer, monitors: options.monitors, retryPolicy: options.retryPolicy,
-                    timeout: options.timeout, maximumBodySize: options.maximumBodySize)
+                    timeout: options.timeout, maximumBodySize: options.maximumBodySize, cache: options.cache)
             },
             close: { ($0 as? URLSessionClient)?.invalidate() })
         #if canImport(FoundationNetworking)

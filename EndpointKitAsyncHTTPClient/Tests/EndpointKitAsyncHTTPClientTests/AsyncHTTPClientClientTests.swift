@@ -23,7 +23,8 @@ final class AsyncHTTPClientClientTests: XCTestCase {
             makeClient: { url, options in
                 AsyncHTTPClientClient(
                     baseURL: url, responseObserver: options.observer, monitors: options.monitors, retryPolicy: options.retryPolicy,
-                    timeout: options.timeout, maximumBodySize: options.maximumBodySize, cookieStorage: HTTPCookieStorage.shared)
+                    timeout: options.timeout, maximumBodySize: options.maximumBodySize, cookieStorage: HTTPCookieStorage.shared,
+                    cache: options.cache)
             },
             close: { try? await ($0 as? AsyncHTTPClientClient)?.shutdown() })
         try await scenarios.runAll()

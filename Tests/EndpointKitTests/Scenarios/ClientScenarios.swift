@@ -17,6 +17,7 @@ struct ClientScenarios: Sendable {
         var retryPolicy: RetryPolicy = .none
         var timeout: TimeInterval?
         var maximumBodySize = 100 << 20
+        var cache: HTTPCache?
     }
 
     typealias MakeClient = @Sendable (URL, Options) -> any Client
@@ -48,7 +49,7 @@ struct ClientScenarios: Sendable {
             ("call identity", callIdentity),
         ] + [
             ("call events", callEvents),
-        ] + wireScenarios + cancellationScenarios
+        ] + wireScenarios + cancellationScenarios + cachingScenarios
     }
 
     /// Runs every scenario, each with a fresh server; failures name the scenario.

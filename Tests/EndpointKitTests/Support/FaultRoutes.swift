@@ -12,6 +12,8 @@ final class FaultRoutes: Sendable {
     let counts = Guarded<[String: Int]>([:])
     /// The token `/auth` accepts.
     let validToken = Guarded("token-1")
+    /// `/cache`: resources with chosen caching header fields.
+    let cacheRoute = CacheRoute()
 
     func count(_ key: String) -> Int { counts.withLock { $0[key, default: 0] } }
 
@@ -78,6 +80,8 @@ final class FaultRoutes: Sendable {
                 try await response.end()
             case "/reset":
                 await response.reset()
+            case "/cache":
+                try await cacheRoute.answer(request, response)
             case "/huge-header":
                 let filler = String(repeating: "x", count: 8_000)
                 let headers = (0..<1_300).map { ("X-Filler-\($0)", filler) }
