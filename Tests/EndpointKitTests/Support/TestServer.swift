@@ -95,11 +95,11 @@ final class TestServer: Sendable {
 }
 
 /// Polls `condition` until it holds or `timeout` seconds pass.
-func waitUntil(timeout: Double, _ condition: @Sendable () -> Bool) async -> Bool {
+func waitUntil(timeout: Double, every interval: UInt64 = 10_000_000, _ condition: @Sendable () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if condition() { return true }
-        try? await Task.sleep(nanoseconds: 10_000_000)
+        try? await Task.sleep(nanoseconds: interval)
     }
     return condition()
 }
