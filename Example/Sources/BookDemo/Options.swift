@@ -20,9 +20,15 @@ struct Options: ParsableArguments {
     @Flag(help: "Log each call (method, URL, status, duration, bytes) to standard error.")
     var verbose = false
 
+    @Flag(help: "Answer GETs through an HTTP cache in memory, and print its counters at the end.")
+    var cache = false
+
+    @Option(help: "Keep the HTTP cache in this directory, across runs (implies --cache).")
+    var cacheDirectory: String?
+
     /// Runs `body` with the services, starting the demo server first if no URL was given, and
     /// turns any error into a clear message and a failing exit code.
-    func run(_ body: (Session) async throws -> Void) async throws {
+    func run(caching: Bool = false, _ body: (Session) async throws -> Void) async throws {
         let server: DemoServer? = baseURL == nil ? try await DemoServer.start() : nil
         guard let books = server?.baseURL ?? baseURL.flatMap(Self.url) else {
             throw ValidationError("--base-url must be an http or https URL such as http://localhost:8080")
@@ -31,17 +37,21 @@ struct Options: ParsableArguments {
             throw ValidationError("--quotes-url must be an http or https URL such as https://api.quotable.io")
         }
         let monitors = verbose ? [Self.logging] : []
-        let bookClient = URLSessionClient(baseURL: books, monitors: monitors, timeout: 30)
+        let cache = try makeCache(caching || cache)
+        let bookClient = URLSessionClient(baseURL: books, monitors: monitors, timeout: 30, cache: cache)
         let quoteClient = URLSessionClient(baseURL: quotes, monitors: monitors, timeout: 30)
         let output = Output(json: json)
         if server != nil, !json { output.note("Started the demo server at \(books)") }
         var failure: (any Error)?
         do {
             try await body(
-                Session(books: BookServiceClient(client: bookClient), quotes: QuoteServiceClient(client: quoteClient), output: output))
+                Session(
+                    books: BookServiceClient(client: bookClient), quotes: QuoteServiceClient(client: quoteClient), output: output,
+                    cache: cache))
         } catch {
             failure = error
         }
+        if let cache, !json { output.note("HTTP cache: \(describe(cache.statistics))") }
         bookClient.invalidate()
         quoteClient.invalidate()
         await server?.stop()
@@ -50,6 +60,12 @@ struct Options: ParsableArguments {
             output.error(Output.message(for: failure))
             throw ExitCode.failure
         }
+    }
+
+    /// The cache `--cache` or `--cache-directory` asks for, if any.
+    private func makeCache(_ wanted: Bool) throws -> HTTPCache? {
+        if let cacheDirectory { return HTTPCache(store: try DiskCacheStore(directory: URL(fileURLWithPath: cacheDirectory))) }
+        return wanted ? HTTPCache() : nil
     }
 
     /// `--verbose`: every call logged through EndpointKitTelemetry, one line each, to stderr.
@@ -72,4 +88,12 @@ struct Session {
     let books: any BookService
     let quotes: any QuoteService
     let output: Output
+    /// The books' HTTP cache, with `--cache`, `--cache-directory` or `poll`.
+    let cache: HTTPCache?
+}
+
+/// A cache's counters in a line.
+func describe(_ statistics: CacheStatistics) -> String {
+    "\(statistics.requests) requests, \(statistics.networkRequests) sent to the server, \(statistics.hits) answered from the cache "
+        + "(\(statistics.revalidated) revalidated with 304, \(statistics.staleServed) stale)"
 }

@@ -59,7 +59,7 @@ public final class DemoServer: Sendable {
             guard page >= 1, (1...100).contains(perPage) else {
                 return try json(APIError(error: "page must be ≥ 1 and per_page 1…100"), status: .badRequest)
             }
-            return try json(await store.page(page, perPage: perPage))
+            return try cacheable(await store.page(page, perPage: perPage), for: request)
         }
         router.get("books/feed") { request, _ -> Response in
             // Server-Sent Events: the seeded books again, one every 200 ms, resuming after Last-Event-ID.
@@ -75,12 +75,12 @@ public final class DemoServer: Sendable {
             }
             return Response(status: .ok, headers: [.contentType: "text/event-stream"], body: body)
         }
-        router.get("books/:id") { _, context -> Response in
+        router.get("books/:id") { request, context -> Response in
             let id = try context.parameters.require("id", as: Int.self)
             guard let book = await store.book(id) else {
                 return try json(APIError(error: "no book with id \(id)"), status: .notFound)
             }
-            return try json(book)
+            return try cacheable(book, for: request)
         }
         router.post("books") { request, context -> Response in
             guard let new = try? await request.decode(as: NewBook.self, context: context) else {
@@ -166,8 +166,34 @@ public final class DemoServer: Sendable {
         return try json(Body(statusCode: status, statusMessage: message), status: .init(code: status))
     }
 
+    /// `value` as JSON with sorted keys: the same value is the same body (and so the same ETag)
+    /// every time, which Foundation's encoder does not promise otherwise.
+    static func encoded<T: Encodable>(_ value: T) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return try encoder.encode(value)
+    }
+
+    /// How long book answers are fresh, in seconds: short, so a demo shows hits and revalidations.
+    public static let freshness = 2
+
+    /// `value` as JSON with an `ETag` (a hash of the body) and `Cache-Control: max-age`, as
+    /// REST APIs that poll well send; `304 Not Modified` when the request's `If-None-Match`
+    /// names the same tag.
+    static func cacheable<T: Encodable>(_ value: T, for request: Request) throws -> Response {
+        let data = try encoded(value)
+        let hash = data.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
+        let tag = "\"\(String(hash, radix: 16))\""
+        let headers: HTTPFields = [.eTag: tag, .cacheControl: "max-age=\(freshness)"]
+        if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag }) == true {
+            return Response(status: .notModified, headers: headers)
+        }
+        return Response(
+            status: .ok, headers: headers + [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
     static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
-        let data = try JSONEncoder().encode(value)
+        let data = try encoded(value)
         return Response(
             status: status, headers: [.contentType: "application/json"],
             body: .init(byteBuffer: ByteBuffer(bytes: data)))
