@@ -47,6 +47,7 @@ final class BenchServer: Sendable {
         typealias OutboundOut = HTTPServerResponsePart
 
         private var uri = ""
+        private var ifNoneMatch: String?
         private var received = 0
         private var hanging = false
         private static let chunk = ByteBuffer(repeating: 0x5A, count: 1 << 20)
@@ -55,6 +56,7 @@ final class BenchServer: Sendable {
             switch unwrapInboundIn(data) {
             case .head(let head):
                 uri = head.uri
+                ifNoneMatch = head.headers.first(name: "If-None-Match")
                 received = 0
             case .body(let buffer):
                 received += buffer.readableBytes
@@ -79,7 +81,20 @@ final class BenchServer: Sendable {
             if uri.hasPrefix("/chaos") {
                 return chaos(context: context, pick: (Int(uri.split(separator: "=").last ?? "") ?? 0) &* 7919 % 100)
             }
-            if uri.hasPrefix("/bytes") {
+            if uri.hasPrefix("/cached") {
+                // For the cache's rows: the small JSON with a validator; fresh for an hour, or
+                // to be revalidated on every use (answered 304).
+                let control = uri.hasPrefix("/cached-revalidate") ? "no-cache" : "max-age=3600"
+                let validators = [("ETag", "\"small\""), ("Cache-Control", control)]
+                guard ifNoneMatch != "\"small\"" else {
+                    let head = HTTPResponseHead(version: .http1_1, status: .notModified, headers: HTTPHeaders(validators))
+                    context.write(wrapOutboundOut(.head(head)), promise: nil)
+                    return context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                }
+                writeHead(context: context, length: BenchServer.smallJSON.count, type: "application/json", extra: validators)
+                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: BenchServer.smallJSON)))), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            } else if uri.hasPrefix("/bytes") {
                 let count = Int(uri.split(separator: "=").last ?? "") ?? 0
                 // A validator, so a cancelled resumable download keeps its bytes (Cancellation).
                 writeHead(context: context, length: count, type: "application/octet-stream", extra: [("ETag", "\"bytes-\(count)\"")])

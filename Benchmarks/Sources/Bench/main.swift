@@ -3,7 +3,7 @@ import Foundation
 // bench [--quick]                         the full table
 // bench loop CLIENT COUNT                 COUNT small GETs in a row with one client (for profilers)
 // bench hammer CLIENT SECONDS CONCURRENCY  small GETs at a concurrency: req/s and CPU µs per request
-// bench latency | allocations | cancellation   one section of the table
+// bench latency | allocations | cancellation | cache   one section of the table
 // bench stress [COUNT]                    10,000 calls against a faulty server, random cancels
 // bench memory-child SCENARIO URL BYTES   one memory scenario (run by the table in a child)
 // bench alloc-child CLIENT URL COUNT       allocations of one client (run by the table in a child)
@@ -42,6 +42,10 @@ if arguments.count >= 2, arguments[1] == "cancellation" {
     try await Cancellation.run(baseURL: server.baseURL, rounds: 100)
     exit(0)
 }
+if arguments.count >= 2, arguments[1] == "cache" {
+    try await CacheCost.run(baseURL: server.baseURL, quick: quick)
+    exit(0)
+}
 if arguments.count >= 2, arguments[1] == "stress" {
     try await Stress.run(baseURL: server.baseURL, count: arguments.count > 2 ? Int(arguments[2]) ?? 10_000 : 10_000)
     exit(0)
@@ -66,6 +70,7 @@ for row in try await Throughput.run(baseURL: server.baseURL, rounds: quick ? 2 :
 }
 try await Latency.run(baseURL: server.baseURL, seconds: quick ? 1 : 3)
 try await Cancellation.run(baseURL: server.baseURL, rounds: quick ? 20 : 100)
+try await CacheCost.run(baseURL: server.baseURL, quick: quick)
 try Allocations.run(baseURL: server.baseURL)
 try MonitorCost.run(baseURL: server.baseURL)
 await server.stop()
