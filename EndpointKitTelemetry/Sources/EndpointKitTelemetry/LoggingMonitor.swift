@@ -49,6 +49,7 @@ public struct LoggingMonitor: CallMonitor {
         metadata["duration_ms"] = .stringConvertible((event.duration * 10_000).rounded() / 10)
         metadata["bytes.sent"] = .stringConvertible(event.bytesSent ?? 0)
         metadata["bytes.received"] = .stringConvertible(event.bytesReceived)
+        if let cache = event.cache { metadata["cache"] = .string(cache.description) }
         if let error = event.error { metadata["error"] = .string(String(describing: error)) }
         logger.log(level: level, "\(Self.line(event.request, event.response, event.error))", metadata: metadata)
         if logsBodies {
