@@ -156,4 +156,19 @@ final class TelemetryTests: XCTestCase {
             }
         }
     }
+
+    func testEachCallsCacheOutcomeIsLogged() async throws {
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "test", factory: { _ in handler })
+        logger.logLevel = .debug
+        let server = try await TestServer.start(FaultRoutes().handler)
+        let client = URLSessionClient(baseURL: server.baseURL, monitors: [LoggingMonitor(logger: logger)], cache: HTTPCache())
+        let resource = CachedResource(["key": "logged", "cc": "max-age=60"])
+        _ = try await client.request(resource)
+        _ = try await client.request(resource)
+        _ = try await client.request(CachedResourceHead(method: .post, query: resource.query))
+        XCTAssertEqual(handler.entries.map { $0.metadata["cache"].map { "\($0)" } }, ["miss", "hit", nil])
+        client.invalidate()
+        await server.shutdown()
+    }
 }
