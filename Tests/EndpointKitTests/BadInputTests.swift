@@ -49,7 +49,7 @@ final class BadInputTests: ServerTestCase {
     func testAnEmptyErrorBodyReadsAsSuch() async throws {
         let result = await complete(PathEndpoint(path: "status", query: [.init(name: "code", value: "500")]))
         let error = try XCTUnwrap(result.error as? EndpointKitError)
-        XCTAssertTrue(error.description.hasSuffix("<empty body>"), error.description)
+        XCTAssertTrue(error.description.hasSuffix("(empty body)"), error.description)
     }
 
     func testATruncatedBodyIsATransportErrorNotGarbage() async throws {

@@ -70,7 +70,9 @@ final class URLSessionClientTests: ServerTestCase {
             XCTAssertEqual(failure.bodyText, "no such book")
             XCTAssertEqual(failure.method, "GET")
             XCTAssertTrue(failure.description.contains("HTTP 404"), failure.description)
-            XCTAssertTrue(failure.description.contains("no such book"), failure.description)
+            // The description is safe to log: the body by its size only.
+            XCTAssertTrue(failure.description.hasSuffix("/status?code=REDACTED&body=REDACTED (12-byte body)"), failure.description)
+            XCTAssertFalse(String(reflecting: failure).contains("no such book"), String(reflecting: failure))
         }
     }
 
@@ -78,12 +80,15 @@ final class URLSessionClientTests: ServerTestCase {
         let problem = await complete(PathEndpoint(path: "problem"))
         let failure = try XCTUnwrap(problem.error as? EndpointKitError)
         XCTAssertEqual(failure.statusCode, 422)
-        XCTAssertTrue(failure.description.contains("title is empty"), failure.description)
+        guard case .unacceptableStatus(let problemFailure) = failure else { return XCTFail("\(failure)") }
+        XCTAssertTrue(problemFailure.bodyText?.contains("title is empty") ?? false, failure.description)
+        XCTAssertFalse(failure.description.contains("title is empty"), failure.description)
 
         let html = await complete(PathEndpoint(path: "html-error"))
         let htmlError = try XCTUnwrap(html.error as? EndpointKitError)
         XCTAssertEqual(htmlError.statusCode, 502)
-        XCTAssertTrue(htmlError.description.contains("502 Bad Gateway"), htmlError.description)
+        XCTAssertTrue(htmlError.description.contains("HTTP 502"), htmlError.description)
+        XCTAssertFalse(htmlError.description.contains("<html>"), htmlError.description)
     }
 
     func testMalformedJSONIsADecodingFailure() async throws {
@@ -93,7 +98,9 @@ final class URLSessionClientTests: ServerTestCase {
         } catch let EndpointKitError.decodingFailed(failure) {
             XCTAssertEqual(failure.type, "Book")
             XCTAssertEqual(failure.statusCode, 200)
-            XCTAssertTrue(failure.description.contains(#"{"id": 1, "title": "Du"#), failure.description)
+            XCTAssertTrue(failure.bodyText?.contains(#"{"id": 1, "title": "Du"#) ?? false, failure.description)
+            XCTAssertFalse(failure.description.contains("Du"), failure.description)
+            XCTAssertTrue(failure.description.contains("the body is not in the expected format"), failure.description)
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The context of a body that could not be decoded into an endpoint's content.
-public struct DecodingFailure: Sendable, CustomStringConvertible {
+public struct DecodingFailure: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The type that was being decoded, such as `Book`.
     public let type: String
     /// The URL of the request.
@@ -34,15 +34,23 @@ public struct DecodingFailure: Sendable, CustomStringConvertible {
         return Self.path(of: error.context.codingPath)
     }
 
-    /// For example `Could not decode Book from http://host/books/1: key 'title' not found at ''`.
+    /// The body as text, when it is UTF-8.
+    public var bodyText: String? { String(data: body, encoding: .utf8) }
+
+    /// For example `Could not decode Book from http://host/books/1: key 'title' not found at ''
+    /// (34-byte body)`. Safe to log: the URL is redacted, and no value of the body is quoted
+    /// (a decoder's own messages can quote one, so they are left in ``underlying``).
     public var description: String {
-        var text = "Could not decode \(type) from \(url?.absoluteString ?? "<no URL>"): "
+        var text = "Could not decode \(type) from \(EndpointKitError.name(url)): "
         text += reason
         if let contentType, !contentType.lowercased().contains("json") {
             text += " (Content-Type is '\(contentType)')"
         }
-        return text + "; body: " + BodySnippet.describe(body)
+        return text + " (\(HTTPFailure.size(of: body)))"
     }
+
+    /// The description: `String(reflecting:)` is as safe to log as `String(describing:)`.
+    public var debugDescription: String { description }
 
     private var reason: String {
         guard let error = underlying as? DecodingError else { return "\(underlying)" }
@@ -51,14 +59,14 @@ public struct DecodingFailure: Sendable, CustomStringConvertible {
         switch error {
         case .keyNotFound(let key, _):
             return "key '\(key.stringValue)' not found\(at)"
-        case .typeMismatch(let type, let context):
-            return "expected \(type)\(at): \(context.debugDescription)"
+        case .typeMismatch(let type, _):
+            return "expected \(type)\(at), found another type"
         case .valueNotFound(let type, _):
             return "expected \(type) but found null\(at)"
-        case .dataCorrupted(let context):
-            return "\(context.debugDescription)\(at)"
+        case .dataCorrupted:
+            return codingPath.isEmpty ? "the body is not in the expected format" : "the value\(at) is not in the expected format"
         @unknown default:
-            return "\(error)"
+            return "the decoder failed\(at)"
         }
     }
 

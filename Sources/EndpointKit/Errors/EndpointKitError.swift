@@ -7,11 +7,17 @@ import Foundation
 /// The one error type EndpointKit throws. Each case carries the context needed to tell what
 /// failed and where; `description` reads as a sentence.
 ///
+/// The description is safe to log and to record in a trace (OpenTelemetry exporters send it
+/// as `exception.message`): URLs are written as ``Foundation/URL/redactedDescription`` puts
+/// them (no credentials, no query values) and no body byte is in it. The unredacted context
+/// stays in the values themselves: ``HTTPFailure/url``, ``HTTPFailure/bodyText``,
+/// ``DecodingFailure/body``.
+///
 /// Cancellation is not a case: a cancelled call throws `CancellationError` (async API) or
 /// completes with `.failure(CancellationError())` (completion API).
 /// Errors thrown by your own ``Endpoint/validate(_:response:data:)`` or
 /// ``Endpoint/content(from:with:)`` (other than `DecodingError`) reach you unchanged.
-public enum EndpointKitError: Error, CustomStringConvertible, Sendable {
+public enum EndpointKitError: Error, CustomStringConvertible, CustomDebugStringConvertible, Sendable {
     /// A string could not be made into a URL.
     case invalidURL(String)
     /// The endpoint's `makeRequest()` threw; `endpoint` is its type name.
@@ -78,38 +84,45 @@ public enum EndpointKitError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .invalidURL(let string):
-            "Invalid URL '\(string)'"
+            "Invalid URL '\(URL.redacted(string))'"
         case .invalidRequest(let endpoint, let error):
             "\(endpoint) could not build its request: \(error)"
         case .requestAdapterFailed(let adapter, let error):
             "Request adapter \(adapter) failed: \(error)"
         case .transportFailed(let url, let error):
-            "Request to \(url?.absoluteString ?? "<no URL>") failed: \(Self.describe(error))"
+            "Request to \(Self.name(url)) failed: \(Self.describe(error))"
         case .unacceptableStatus(let failure):
             failure.description
         case .decodingFailed(let failure):
             failure.description
         case .invalidResponse(let url):
-            "\(url?.absoluteString ?? "<no URL>") did not answer with an HTTP response"
+            "\(Self.name(url)) did not answer with an HTTP response"
         case .clientInvalidated:
             "The client was invalidated and takes no more requests"
         case .redirectRefused(let url, let reason):
-            "Redirect from \(url?.absoluteString ?? "<no URL>") not followed: \(reason)"
+            "Redirect from \(Self.name(url)) not followed: \(reason)"
         case .notCached(let url):
-            "No stored answer for \(url?.absoluteString ?? "<no URL>") may be used, and the call may not ask the origin (only if cached)"
+            "No stored answer for \(Self.name(url)) may be used, and the call may not ask the origin (only if cached)"
         case .timedOut(let url, let limit):
-            "Request to \(url?.absoluteString ?? "<no URL>") timed out after \(Self.seconds(limit))"
+            "Request to \(Self.name(url)) timed out after \(Self.seconds(limit))"
         case .bodyTooLarge(let url, let limit):
-            "Response from \(url?.absoluteString ?? "<no URL>") is larger than \(limit) bytes, the most kept in memory"
+            "Response from \(Self.name(url)) is larger than \(limit) bytes, the most kept in memory"
         case .consumerTooSlow(let url, let limit):
-            "Stream from \(url?.absoluteString ?? "<no URL>") was read too slowly: more than \(limit) bytes waited"
+            "Stream from \(Self.name(url)) was read too slowly: more than \(limit) bytes waited"
         case .retrying(let attempt, let delay, let error):
             "Attempt \(attempt) failed, retrying in \(Self.seconds(delay)): \(error)"
         case .webSocketUnsupported(let url, let reason):
-            "WebSocket to \(url?.absoluteString ?? "<no URL>") cannot be opened by this client here: \(reason)"
+            "WebSocket to \(Self.name(url)) cannot be opened by this client here: \(reason)"
         case .webSocketClosed(let url, let code):
-            "WebSocket to \(url?.absoluteString ?? "<no URL>") is closed\(code.map { " (code \($0))" } ?? "")"
+            "WebSocket to \(Self.name(url)) is closed\(code.map { " (code \($0))" } ?? "")"
         }
+    }
+
+    /// The description: `String(reflecting:)` is as safe to log as `String(describing:)`.
+    public var debugDescription: String { description }
+
+    static func name(_ url: URL?) -> String {
+        url?.redactedDescription ?? "<no URL>"
     }
 
     private static func seconds(_ value: TimeInterval) -> String {

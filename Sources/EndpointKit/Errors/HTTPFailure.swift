@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The context of a response whose status an endpoint did not accept.
-public struct HTTPFailure: Sendable, CustomStringConvertible {
+public struct HTTPFailure: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The most bytes of a body an error keeps.
     public static let bodyLimit = 64 * 1024
 
@@ -45,11 +45,20 @@ public struct HTTPFailure: Sendable, CustomStringConvertible {
     /// The body as text, when it is UTF-8.
     public var bodyText: String? { String(data: body, encoding: .utf8) }
 
-    /// For example `HTTP 404 (not found) from GET http://host/books/9: {"error":"no such book"}`.
+    /// For example `HTTP 404 (not found) from GET http://host/books/9?key=REDACTED (34-byte
+    /// body)`: safe to log, so it names the URL redacted and the body by its size only. The
+    /// server's words are in ``bodyText``.
     public var description: String {
         let status = HTTPURLResponse.localizedString(forStatusCode: statusCode)
-        let target = [method, url?.absoluteString].compactMap { $0 }.joined(separator: " ")
-        let snippet = BodySnippet.describe(body)
-        return "HTTP \(statusCode) (\(status)) from \(target.isEmpty ? "<no URL>" : target): \(snippet)"
+        let target = [method, url?.redactedDescription].compactMap { $0 }.joined(separator: " ")
+        return "HTTP \(statusCode) (\(status)) from \(target.isEmpty ? "<no URL>" : target) (\(Self.size(of: body)))"
+    }
+
+    /// The description: `String(reflecting:)` is as safe to log as `String(describing:)`.
+    public var debugDescription: String { description }
+
+    /// `empty body`, or `34-byte body`: what a safe message says of a body.
+    static func size(of body: Data) -> String {
+        body.isEmpty ? "empty body" : "\(body.count)-byte body"
     }
 }
