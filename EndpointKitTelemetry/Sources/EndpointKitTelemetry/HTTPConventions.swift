@@ -6,19 +6,22 @@ import Foundation
 #endif
 
 /// OpenTelemetry's HTTP client conventions, as EndpointKit's monitors apply them: what may be
-/// said of a URL (never its credentials or query values), and the attribute values for the
-/// server and the kind of failure.
+/// said of a URL (``Foundation/URL/redactedDescription``: never its credentials or query
+/// values), the method, and the attribute values for the server and the kind of failure.
 enum HTTPConventions {
-    /// `url` without user, password and fragment, each query value replaced by `REDACTED`.
+    /// The methods OpenTelemetry names; any other is `_OTHER`.
+    private static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
+
+    /// `http.request.method`: the request's method, or `_OTHER` with the method as sent in
+    /// `original` (for `http.request.method_original`) when it is not one of the standard nine.
+    static func method(_ request: URLRequest?) -> (name: String, original: String?) {
+        let method = request?.httpMethod ?? "GET"
+        return knownMethods.contains(method) ? (method, nil) : ("_OTHER", method)
+    }
+
+    /// The URL as it may be said: ``Foundation/URL/redactedDescription``, or empty.
     static func redacted(_ url: URL?) -> String {
-        guard let url else { return "" }
-        if url.query == nil, url.user == nil, url.password == nil, url.fragment == nil { return url.absoluteString }
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return "" }
-        components.user = nil
-        components.password = nil
-        components.fragment = nil
-        components.queryItems = components.queryItems?.map { URLQueryItem(name: $0.name, value: $0.value == nil ? nil : "REDACTED") }
-        return components.string ?? ""
+        url?.redactedDescription ?? ""
     }
 
     /// The host, as OpenTelemetry's `server.address`.

@@ -11,10 +11,20 @@ import Logging
 ///
 /// Levels: a call that succeeded logs at `.debug`, so a healthy service is quiet at `.info`; a
 /// retried attempt at `.notice`; a call refused with a 4xx at `.warning`; a 5xx, a transport
-/// failure, a timeout or a decoding failure at `.error`; a cancelled call at `.debug`. With
-/// `logsBodies`, a second line at `.trace` carries both heads and bodies (the first
-/// `bodyLimit` bytes), with `Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization` and
-/// `redactedHeaders` replaced by `REDACTED`.
+/// failure, a timeout or a decoding failure at `.error`; a cancelled call at `.debug`.
+///
+/// What is never written: a URL's credentials (`REDACTED:REDACTED@`) and query values
+/// (`REDACTED`), as ``Foundation/URL/redactedDescription`` puts them; the values of
+/// `Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization` and `redactedHeaders`
+/// (`REDACTED`); and any body byte unless `logsBodies` is on. The `error` metadata is the
+/// error's description, which for ``EndpointKitError`` names no secret and no body byte (an
+/// error your own `validate` or `content` throws is written as it describes itself).
+///
+/// With `logsBodies`, a second line at `.trace` carries both heads and bodies: the metadata
+/// `request.headers`, `request.body`, `response.headers` and `response.body`, each body cut to
+/// its first `bodyLimit` bytes (1,024 by default) and then marked `… (N bytes)` with its whole
+/// size. For a redirected call, `url.full` names the last request sent, the one whose answer
+/// the status is, as ``TracingMonitor`` does.
 public struct LoggingMonitor: CallMonitor {
     /// Where lines go.
     public let logger: Logger
@@ -73,11 +83,13 @@ public struct LoggingMonitor: CallMonitor {
     }
 
     private static func metadata(_ call: CallContext, _ request: URLRequest?, _ response: HTTPURLResponse?) -> Logger.Metadata {
+        let method = HTTPConventions.method(request)
         var metadata: Logger.Metadata = [
             "call.id": .stringConvertible(call.id), "call.endpoint": .stringConvertible(EndpointName(type: call.endpointType)),
             "call.attempt": .stringConvertible(call.attempt),
-            "http.request.method": .string(request?.httpMethod ?? "GET"), "url.full": .string(HTTPConventions.redacted(request?.url)),
+            "http.request.method": .string(method.name), "url.full": .string(HTTPConventions.redacted(request?.url)),
         ]
+        if let original = method.original { metadata["http.request.method_original"] = .string(original) }
         if let response { metadata["http.response.status_code"] = .stringConvertible(response.statusCode) }
         return metadata
     }
@@ -98,7 +110,9 @@ public struct LoggingMonitor: CallMonitor {
     private func body(_ data: Data?) -> String {
         guard let data, !data.isEmpty else { return "" }
         let prefix = data.prefix(bodyLimit)
-        let text = String(data: prefix, encoding: .utf8) ?? "<\(data.count) bytes of binary data>"
+        // A cut may end inside a character: drop at most its three first bytes.
+        let text = (0...min(3, prefix.count)).lazy.compactMap { String(data: prefix.dropLast($0), encoding: .utf8) }.first
+        guard let text else { return "<\(data.count) bytes of binary data>" }
         return data.count > bodyLimit ? text + "… (\(data.count) bytes)" : text
     }
 }

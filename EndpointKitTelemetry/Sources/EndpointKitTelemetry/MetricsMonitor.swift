@@ -9,8 +9,11 @@ import Metrics
 /// Records every HTTP request as OpenTelemetry's HTTP client metrics, through swift-metrics.
 ///
 /// Each attempt is one HTTP request (a retry is another), recorded when it ends:
-/// - `http.client.request.duration`, seconds (a histogram: a `Recorder` that aggregates);
-/// - `http.client.request.body.size` and `http.client.response.body.size`, bytes;
+/// - `http.client.request.duration`, a `Timer`: a backend gives it duration buckets (swift-otel:
+///   `defaultDurationHistogramBuckets`, 5 ms to 10 s by default, exported in seconds), so its
+///   percentiles are readable for calls of a few milliseconds;
+/// - `http.client.request.body.size` and `http.client.response.body.size`, bytes (a `Recorder`
+///   that aggregates);
 /// - `http.client.active_requests`, a `Meter` up while an attempt runs.
 ///
 /// Dimensions, few values each by construction (never a URL or a path): `http.request.method`
@@ -18,12 +21,16 @@ import Metrics
 /// `http.response.status_code` and `error.type` (the status for 4xx and 5xx, else the kind of
 /// failure: `timeout`, `cancelled`, `URLError(-1004)`…).
 public struct MetricsMonitor: CallMonitor {
-    private let factory: any MetricsFactory
+    private let fixedFactory: (any MetricsFactory)?
 
-    /// Creates a monitor recording to `factory`; the bootstrapped metrics system by default.
-    public init(factory: any MetricsFactory = MetricsSystem.factory) {
-        self.factory = factory
+    /// Creates a monitor recording to `factory`. Without one, each record goes to the metrics
+    /// system bootstrapped at that moment, so a client made before `MetricsSystem.bootstrap`
+    /// (or `OTel.bootstrap`) still records once it is done.
+    public init(factory: (any MetricsFactory)? = nil) {
+        self.fixedFactory = factory
     }
+
+    private var factory: any MetricsFactory { fixedFactory ?? MetricsSystem.factory }
 
     /// Counts the attempt as active.
     public func attemptStarted(_ event: AttemptStarted) {
@@ -32,6 +39,7 @@ public struct MetricsMonitor: CallMonitor {
 
     /// Records the attempt's duration and sizes, and counts it as no longer active.
     public func attemptFinished(_ event: AttemptFinished) {
+        let factory = factory
         let server = Self.server(event.request)
         Meter(label: "http.client.active_requests", dimensions: server, factory: factory).decrement()
         var dimensions = server
@@ -39,8 +47,7 @@ public struct MetricsMonitor: CallMonitor {
         if let errorType = HTTPConventions.errorType(event.error, status: event.response?.statusCode) {
             dimensions.append(("error.type", errorType))
         }
-        Recorder(label: "http.client.request.duration", dimensions: dimensions, aggregate: true, factory: factory)
-            .record(event.duration)
+        Timer(label: "http.client.request.duration", dimensions: dimensions, factory: factory).recordSeconds(event.duration)
         if let sent = event.bytesSent {
             Recorder(label: "http.client.request.body.size", dimensions: dimensions, aggregate: true, factory: factory).record(sent)
         }
@@ -48,13 +55,9 @@ public struct MetricsMonitor: CallMonitor {
             .record(event.bytesReceived)
     }
 
-    /// The methods OpenTelemetry names; any other is `_OTHER`.
-    private static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
-
     private static func server(_ request: URLRequest) -> [(String, String)] {
-        let method = (request.httpMethod ?? "GET").uppercased()
-        return [
-            ("http.request.method", knownMethods.contains(method) ? method : "_OTHER"),
+        [
+            ("http.request.method", HTTPConventions.method(request).name),
             ("server.address", HTTPConventions.address(request.url)), ("server.port", String(HTTPConventions.port(request.url))),
         ]
     }

@@ -105,16 +105,19 @@ final class TelemetryTests: XCTestCase {
             let metrics = TestMetrics()
             let server = try await run([MetricsMonitor(factory: metrics)], with: makeClient)
             let port = String(server.port)
-            func durations(_ dimensions: [(String, String)]) -> [Double] {
+            func durations(_ dimensions: [(String, String)]) -> [Int64] {
                 let all = [("http.request.method", dimensions[0].1), ("server.address", "127.0.0.1"), ("server.port", port)] + dimensions.dropFirst()
-                return metrics.recorders(label: "http.client.request.duration", dimensions: all).flatMap { $0.values }
+                return metrics.timers(label: "http.client.request.duration", dimensions: all).flatMap { $0.values }
             }
             XCTAssertEqual(durations([("", "GET"), ("http.response.status_code", "200")]).count, 4, "\(name): echo, flaky's last, redirect's, download")
             XCTAssertEqual(durations([("", "GET"), ("http.response.status_code", "500"), ("error.type", "500")]).count, 2, name)
             XCTAssertEqual(durations([("", "GET"), ("error.type", "timeout")]).count, 1, name)
             XCTAssertEqual(durations([("", "GET"), ("error.type", "cancelled")]).count, 1, name)
             XCTAssertEqual(durations([("", "POST"), ("http.response.status_code", "200")]).count, 1, name)
-            XCTAssertTrue(metrics.recorders(label: "http.client.request.duration").flatMap(\.values).allSatisfy { $0 > 0 && $0 < 5 }, name)
+            // A Timer, so a backend gives it duration buckets: nanoseconds here, seconds in OTLP.
+            let seconds = metrics.timers(label: "http.client.request.duration").flatMap(\.values).map { Double($0) / 1e9 }
+            XCTAssertTrue(!seconds.isEmpty && seconds.allSatisfy { $0 > 0 && $0 < 5 }, "\(name): \(seconds)")
+            XCTAssertTrue(metrics.recorders(label: "http.client.request.duration").isEmpty, name)
             let sent = metrics.recorders(label: "http.client.request.body.size").flatMap(\.values)
             XCTAssertTrue(sent.contains(50_000), "\(name): \(sent)")
             let received = metrics.recorders(label: "http.client.response.body.size").flatMap(\.values)
@@ -123,7 +126,7 @@ final class TelemetryTests: XCTestCase {
             XCTAssertFalse(active.isEmpty, name)
             XCTAssertTrue(active.allSatisfy { $0.lastValue == 0 }, "\(name): every attempt ended")
             // Low cardinality: no dimension holds a URL or a path.
-            let values = metrics.recorders.flatMap { $0.dimensions.map(\.1) } + metrics.meters.flatMap { $0.dimensions.map(\.1) }
+            let values = (metrics.recorders.flatMap(\.dimensions) + metrics.meters.flatMap(\.dimensions) + metrics.timers.flatMap(\.dimensions)).map(\.1)
             XCTAssertFalse(values.contains { $0.contains("/") }, "\(name): \(values)")
         }
     }
