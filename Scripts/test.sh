@@ -4,7 +4,8 @@
 #   2. the same tests under Thread Sanitizer;
 #   3. the DocC documentation, warnings as errors;
 #   4. each other package in the repository: its tests (the example's include every code
-#      sample of README.md and Documentation/, compiled);
+#      sample of README.md and Documentation/, compiled), and those of the AsyncHTTPClient,
+#      Telemetry and Combine packages under Thread Sanitizer too;
 #   5. a build of the benchmarks, and the README's example command.
 # Needs only the Swift toolchain and the packages it names; no network beyond them.
 set -euo pipefail
@@ -36,8 +37,11 @@ for package in EndpointKitAsyncHTTPClient EndpointKitCombine EndpointKitTelemetr
   swift test --package-path "$package"
 done
 
-step "EndpointKitCombine: tests under Thread Sanitizer"
-swift test --package-path EndpointKitCombine --sanitize=thread --scratch-path EndpointKitCombine/.build-tsan
+# The server client and the monitors are where concurrency is heaviest.
+for package in EndpointKitAsyncHTTPClient EndpointKitTelemetry EndpointKitCombine; do
+  step "$package: tests under Thread Sanitizer"
+  swift test --package-path "$package" --sanitize=thread --scratch-path "$package/.build-tsan"
+done
 
 step "Benchmarks: build (run them with: swift run -c release --package-path Benchmarks Bench)"
 swift build --package-path Benchmarks
