@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // The example app: a BookService over EndpointKit, an embedded demo server, and a CLI.
@@ -18,6 +18,11 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Only for DocumentationSnippetTests and OTelPipelineTests: the swift-otel set-up of
+        // Telemetry.md, compiled, and run against a receiver. OTLP/HTTP only (no gRPC to build).
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(name: "BookKit", dependencies: [.product(name: "EndpointKit", package: "EndpointKit")]),
@@ -39,6 +44,18 @@ let package = Package(
             name: "BookKitTests",
             dependencies: ["BookKit", "DemoServer", .product(name: "EndpointKitTesting", package: "EndpointKit")]),
         .testTarget(
+            name: "OTelPipelineTests",
+            dependencies: [
+                .product(name: "EndpointKit", package: "EndpointKit"),
+                .product(name: "EndpointKitAsyncHTTPClient", package: "EndpointKitAsyncHTTPClient"),
+                .product(name: "EndpointKitTelemetry", package: "EndpointKitTelemetry"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]),
+        .testTarget(
             name: "DocumentationSnippetTests",
             dependencies: [
                 "BookKit",
@@ -48,6 +65,10 @@ let package = Package(
                 .product(name: "EndpointKitCombine", package: "EndpointKitCombine"),
                 .product(name: "EndpointKitTelemetry", package: "EndpointKitTelemetry"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // Samples bind values they do not use; their warnings would only be noise.
             swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),

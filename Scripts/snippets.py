@@ -23,8 +23,12 @@ import EndpointKitAsyncHTTPClient
 import EndpointKitCombine
 import EndpointKitTelemetry
 import EndpointKitTesting
-import Logging
 import Foundation
+import InMemoryLogging
+import InMemoryTracing
+import Logging
+import OTel
+import ServiceLifecycle
 import Synchronization
 import XCTest
 
