@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import EndpointKit
+@_spi(Locking) @testable import EndpointKit
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

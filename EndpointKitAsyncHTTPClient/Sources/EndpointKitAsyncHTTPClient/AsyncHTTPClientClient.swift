@@ -1,8 +1,7 @@
 import AsyncHTTPClient
-@_spi(Transport) import EndpointKit
+@_spi(Transport) @_spi(Locking) import EndpointKit
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL
 
@@ -31,16 +30,16 @@ public final class AsyncHTTPClientClient: Client {
     /// The queue completion handlers run on unless a call says otherwise: a private serial queue.
     public static let defaultCompletionQueue = DispatchQueue(label: "EndpointKitAsyncHTTPClient.completion")
 
-    private static let unclosed = NIOLockedValueBox(0)
+    private static let unclosed = Locked(0)
 
     /// How many clients that made their own `HTTPClient` were dropped without ``shutdown()``.
-    public static var unclosedClientCount: Int { unclosed.withLockedValue { $0 } }
+    public static var unclosedClientCount: Int { unclosed.withLock { $0 } }
 
     /// The queue completion handlers run on.
     public let completionQueue: DispatchQueue
     private let httpClient: HTTPClient
     private let ownsHTTPClient: Bool
-    private let isShutDown = NIOLockedValueBox(false)
+    private let isShutDown = Locked(false)
     private let pipeline: Pipeline
     private let tlsConfiguration: TLSConfiguration
 
@@ -152,13 +151,13 @@ public final class AsyncHTTPClientClient: Client {
     /// Stops the client: later calls fail with ``EndpointKit/EndpointKitError/clientInvalidated``,
     /// and an owned `HTTPClient` is shut down (calls in flight fail).
     public func shutdown() async throws {
-        guard isShutDown.withLockedValue({ shut in defer { shut = true }; return !shut }) else { return }
+        guard isShutDown.withLock({ shut in defer { shut = true }; return !shut }) else { return }
         if ownsHTTPClient { try await httpClient.shutdown() }
     }
 
     deinit {
-        if ownsHTTPClient, isShutDown.withLockedValue({ !$0 }) {
-            Self.unclosed.withLockedValue { $0 += 1 }
+        if ownsHTTPClient, isShutDown.withLock({ !$0 }) {
+            Self.unclosed.withLock { $0 += 1 }
             httpClient.shutdown(queue: .global()) { _ in }
         }
     }
@@ -168,7 +167,7 @@ public final class AsyncHTTPClientClient: Client {
     public func request<T: Endpoint>(
         _ endpoint: T, completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        pipeline.complete(on: completionQueue, completionHandler) { [pipeline] in try await pipeline.perform(Call(endpoint), progress: $0) }
+        CompletionBridge.start(on: completionQueue, completionHandler) { [pipeline] in try await pipeline.perform(Call(endpoint), progress: $0) }
     }
 
     /// Runs `endpoint` and returns its content; cancelling the task cancels the request.
@@ -181,7 +180,7 @@ public final class AsyncHTTPClientClient: Client {
     public func upload<T: UploadEndpoint>(
         _ endpoint: T, completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        pipeline.complete(on: completionQueue, counting: .upload, completionHandler) { [pipeline] in
+        CompletionBridge.start(on: completionQueue, counting: .upload, completionHandler) { [pipeline] in
             try await pipeline.perform(Call(upload: endpoint), progress: $0)
         }
     }
@@ -198,7 +197,7 @@ public final class AsyncHTTPClientClient: Client {
     public func download<T: DownloadEndpoint>(
         _ endpoint: T, completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        pipeline.complete(on: completionQueue, completionHandler) { [pipeline] in try await pipeline.perform(Call(download: endpoint), progress: $0) }
+        CompletionBridge.start(on: completionQueue, completionHandler) { [pipeline] in try await pipeline.perform(Call(download: endpoint), progress: $0) }
     }
 
     /// Downloads `endpoint`'s body to a file (memory stays flat) and returns its content.
@@ -219,7 +218,7 @@ public final class AsyncHTTPClientClient: Client {
     /// with its TLS configuration; the handshake goes through the request adapters. Messages up
     /// to 16 MiB are accepted.
     public func webSocket<T: WebSocketEndpoint>(_ endpoint: T) async throws -> WebSocket {
-        guard isShutDown.withLockedValue({ !$0 }) else { throw EndpointKitError.clientInvalidated }
+        guard isShutDown.withLock({ !$0 }) else { throw EndpointKitError.clientInvalidated }
         let group = httpClient.eventLoopGroup
         let tls = tlsConfiguration
         return try await pipeline.webSocket(endpoint) { request, timeout in

@@ -1,8 +1,7 @@
 import AsyncHTTPClient
-@_spi(Transport) import EndpointKit
+@_spi(Transport) @_spi(Locking) import EndpointKit
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
@@ -245,9 +244,9 @@ struct AsyncHTTPClientTransport: Transport {
         }
         if let makeStream {
             let length = outgoing.bodyLength
-            let sentSoFar = NIOLockedValueBoxInt()
+            let sentSoFar = Locked<Int64>(0)
             let sent: @Sendable (Int) throws -> Void = { count in
-                let total = sentSoFar.add(count)
+                let total = sentSoFar.withLock { $0 += Int64(count); return $0 }
                 try progress?(TransferProgress(direction: .upload, completedBytes: total, totalBytes: length))
             }
             let chunks = BodyChunks(makeStream: makeStream, sent: sent)
@@ -318,10 +317,4 @@ struct AsyncHTTPClientTransport: Transport {
         let urlError = URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url, NSUnderlyingErrorKey: error as NSError])
         return EndpointKitError.transportFailed(url: url, underlying: urlError)
     }
-}
-
-/// A counter for bytes sent.
-final class NIOLockedValueBoxInt: Sendable {
-    private let box = NIOLockedValueBox<Int64>(0)
-    func add(_ count: Int) -> Int64 { box.withLockedValue { $0 += Int64(count); return $0 } }
 }

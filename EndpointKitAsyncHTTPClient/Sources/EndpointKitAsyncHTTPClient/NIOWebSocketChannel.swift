@@ -1,6 +1,5 @@
-@_spi(Transport) import EndpointKit
+@_spi(Transport) @_spi(Locking) import EndpointKit
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -39,26 +38,26 @@ final class NIOWebSocketChannel: WebSocketChannel {
     ) async throws -> WebSocket {
         let target = try WebSocketTarget(request)
         let inbox = WebSocketInbox()
-        let opened = NIOLockedValueBox<(any Channel)?>(nil)
-        let timedOut = NIOLockedValueBox(false)
+        let opened = Locked<(any Channel)?>(nil)
+        let timedOut = Locked(false)
         do {
             let socket = try await withTaskCancellationHandler {
                 let upgrade = try await ClientBootstrap(group: group)
                     .connectTimeout(.milliseconds(Int64((timeout ?? 30) * 1000)))
                     .connect(host: target.host, port: target.port) { channel in
-                        opened.withLockedValue { $0 = channel }
+                        opened.withLock { $0 = channel }
                         return channel.eventLoop.makeCompletedFuture {
                             try configure(channel, target: target, request: request, inbox: inbox, tls: tls)
                         }
                     }
                 if let timeout {
                     let deadline = upgrade.eventLoop.scheduleTask(in: .milliseconds(Int64(timeout * 1000))) {
-                        timedOut.withLockedValue { $0 = true }
-                        opened.withLockedValue { $0 }?.close(promise: nil)
+                        timedOut.withLock { $0 = true }
+                        opened.withLock { $0 }?.close(promise: nil)
                     }
                     upgrade.whenComplete { _ in deadline.cancel() }
                 }
-                if Task.isCancelled { opened.withLockedValue { $0 }?.close(promise: nil) }
+                if Task.isCancelled { opened.withLock { $0 }?.close(promise: nil) }
                 switch try await upgrade.get() {
                 case .accepted(let channel):
                     return WebSocket(request: request, channel: channel, inbox: inbox)
@@ -67,13 +66,13 @@ final class NIOWebSocketChannel: WebSocketChannel {
                     throw refusal(request, head: head, body: body)
                 }
             } onCancel: {
-                opened.withLockedValue { $0 }?.close(promise: nil)
+                opened.withLock { $0 }?.close(promise: nil)
             }
             return socket
         } catch {
-            opened.withLockedValue { $0 }?.close(promise: nil)
+            opened.withLock { $0 }?.close(promise: nil)
             if Task.isCancelled { throw CancellationError() }
-            if let timeout, timedOut.withLockedValue({ $0 }) { throw EndpointKitError.timedOut(url: request.url, limit: timeout) }
+            if let timeout, timedOut.withLock({ $0 }) { throw EndpointKitError.timedOut(url: request.url, limit: timeout) }
             if error is EndpointKitError { throw error }
             throw EndpointKitError.transportFailed(url: request.url, underlying: error)
         }

@@ -1,3 +1,4 @@
+@_spi(Locking) import EndpointKit
 #if canImport(Combine)
     import Combine
 #else

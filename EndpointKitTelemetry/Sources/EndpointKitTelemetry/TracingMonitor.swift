@@ -1,4 +1,4 @@
-import EndpointKit
+@_spi(Locking) import EndpointKit
 import Foundation
 import Tracing
 

@@ -156,7 +156,7 @@ open class URLSessionClient: Client, @unchecked Sendable {
         _ endpoint: T,
         completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        pipeline.complete(on: completionQueue, completionHandler) { try await self.pipeline.perform(Call(endpoint), progress: $0) }
+        CompletionBridge.start(on: completionQueue, completionHandler) { try await self.pipeline.perform(Call(endpoint), progress: $0) }
     }
 
     /// Runs `endpoint` and returns its content. Cancelling the calling `Task` cancels the
@@ -172,7 +172,7 @@ open class URLSessionClient: Client, @unchecked Sendable {
         _ endpoint: T,
         completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        pipeline.complete(on: completionQueue, counting: .upload, completionHandler) {
+        CompletionBridge.start(on: completionQueue, counting: .upload, completionHandler) {
             try await self.pipeline.perform(Call(upload: endpoint), progress: $0)
         }
     }
@@ -192,7 +192,7 @@ open class URLSessionClient: Client, @unchecked Sendable {
         _ endpoint: T,
         completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        pipeline.complete(on: completionQueue, completionHandler) { try await self.pipeline.perform(Call(download: endpoint), progress: $0) }
+        CompletionBridge.start(on: completionQueue, completionHandler) { try await self.pipeline.perform(Call(download: endpoint), progress: $0) }
     }
 
     /// Downloads `endpoint`'s body to a file and returns its content, reporting bytes as they

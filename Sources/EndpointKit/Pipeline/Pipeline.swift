@@ -111,50 +111,6 @@ import Foundation
         Task.isCancelled || error is CancellationError ? CancellationError() : error
     }
 
-    /// Runs `work` in a task and hands its result to `handler` on `queue`. The returned
-    /// `Progress` cancels the task, and counts the bytes `work` reports going `direction`.
-    public func complete<Content: Sendable>(
-        on queue: DispatchQueue, counting direction: TransferProgress.Direction = .download,
-        _ handler: @escaping @Sendable (Result<Content, any Error>) -> Void,
-        _ work: @escaping @Sendable (@escaping @Sendable (TransferProgress) -> Void) async throws -> Content
-    ) -> Progress {
-        let progress = Progress(totalUnitCount: -1)
-        let reported = Locked<Int64>(-1)
-        let task = Task {
-            let result: Result<Content, any Error>
-            do {
-                result = .success(
-                    try await work { update in
-                        guard update.direction == direction else { return }
-                        // Foundation's Progress is costly to update: move it in steps of about 1 %.
-                        let step = max(64 * 1024, (update.totalBytes ?? 0) / 100)
-                        let due = reported.withLock { last in
-                            guard update.completedBytes - last >= step || update.completedBytes == update.totalBytes else {
-                                return false
-                            }
-                            last = update.completedBytes
-                            return true
-                        }
-                        guard due else { return }
-                        // Foundation's Progress traps if the total drops below the count done.
-                        let total = update.totalBytes.map { max($0, update.completedBytes) } ?? -1
-                        if total != progress.totalUnitCount { progress.totalUnitCount = total }
-                        progress.completedUnitCount = update.completedBytes
-                    })
-            } catch {
-                result = .failure(error)
-            }
-            if case .success = result, progress.totalUnitCount <= 0 {
-                let done = max(progress.completedUnitCount, 1)
-                progress.totalUnitCount = done
-                progress.completedUnitCount = done
-            }
-            queue.async { handler(result) }
-        }
-        progress.cancellationHandler = { task.cancel() }
-        return progress
-    }
-
     /// Asks the adapters that retry, then the retry policy; the first "retry" wins.
     private func retryDelay<Content>(
         _ call: Call<Content>, request: URLRequest, response: HTTPURLResponse?, error: any Error, attempt: Int

@@ -4,17 +4,17 @@ import Foundation
     import FoundationNetworking
 #endif
 
+/// Where a transport reports a transfer's progress. Throwing (the pipeline does when the
+/// caller's handler called ``TransferProgress/cancel()``) stops the transfer at once, and the
+/// call ends with that error.
+@_spi(Transport) public typealias ProgressSink = @Sendable (TransferProgress) throws -> Void
+
 /// The I/O half of a client: sends one request and gathers its response, a redirect included
 /// (3xx responses are returned, never followed). ``Pipeline`` does everything else (adapters,
 /// retries, redirects, validation, decoding, the observer), so every client built on it
 /// behaves the same.
 ///
 /// SPI for EndpointKit's own client packages, not public API.
-/// Where a transport reports a transfer's progress. Throwing (the pipeline does when the
-/// caller's handler called ``TransferProgress/cancel()``) stops the transfer at once, and the
-/// call ends with that error.
-@_spi(Transport) public typealias ProgressSink = @Sendable (TransferProgress) throws -> Void
-
 @_spi(Transport) public protocol Transport: Sendable {
     /// Sends `outgoing` once. A 2xx body goes to `file` when given (opened with
     /// ``DownloadFile/open(for:)``), otherwise into memory up to `bodyLimit` bytes

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The bridge from a call's `async` work to a completion handler, behind every
+/// completion-handler method of a client: the work runs in a `Task`, its one result goes to the
+/// handler on the client's queue, and the returned `Progress` cancels the task and counts
+/// bytes. SPI for EndpointKit's client packages.
+@_spi(Transport) public enum CompletionBridge {
+    /// Runs `work` in a task and hands its result to `handler` on `queue`. The returned
+    /// `Progress` cancels the task, and counts the bytes `work` reports going `direction`.
+    public static func start<Content: Sendable>(
+        on queue: DispatchQueue, counting direction: TransferProgress.Direction = .download,
+        _ handler: @escaping @Sendable (Result<Content, any Error>) -> Void,
+        _ work: @escaping @Sendable (@escaping @Sendable (TransferProgress) -> Void) async throws -> Content
+    ) -> Progress {
+        let progress = Progress(totalUnitCount: -1)
+        let reported = Locked<Int64>(-1)
+        let task = Task {
+            let result: Result<Content, any Error>
+            do {
+                result = .success(
+                    try await work { update in
+                        guard update.direction == direction else { return }
+                        // Foundation's Progress is costly to update: move it in steps of about 1 %.
+                        let step = max(64 * 1024, (update.totalBytes ?? 0) / 100)
+                        let due = reported.withLock { last in
+                            guard update.completedBytes - last >= step || update.completedBytes == update.totalBytes else {
+                                return false
+                            }
+                            last = update.completedBytes
+                            return true
+                        }
+                        guard due else { return }
+                        // Foundation's Progress traps if the total drops below the count done.
+                        let total = update.totalBytes.map { max($0, update.completedBytes) } ?? -1
+                        if total != progress.totalUnitCount { progress.totalUnitCount = total }
+                        progress.completedUnitCount = update.completedBytes
+                    })
+            } catch {
+                result = .failure(error)
+            }
+            if case .success = result, progress.totalUnitCount <= 0 {
+                let done = max(progress.completedUnitCount, 1)
+                progress.totalUnitCount = done
+                progress.completedUnitCount = done
+            }
+            queue.async { handler(result) }
+        }
+        progress.cancellationHandler = { task.cancel() }
+        return progress
+    }
+}
