@@ -85,33 +85,24 @@ struct AsyncHTTPClientTransport: Transport {
         _ outgoing: Outgoing, file: DownloadFile?, bodyLimit: Int, progress: ProgressSink?
     ) async throws -> ReceivedResponse {
         guard let url = outgoing.request.url else { throw EndpointKitError.invalidURL("<no URL>") }
-        var file = file
-        var handle: FileHandle?
-        var pending = Data()
+        var incoming: IncomingBody?
         do {
             let response = try await execute(outgoing, url: url, progress: progress)
             let head = try Self.head(of: response, url: url)
             keepCookies(of: response, from: url)
             let suspect = try undecodedCoding(of: response, url: url)
-            let expected = Self.expectedLength(of: response)
-            var received: Int64 = 0
-            if var target = file, (200..<300).contains(head.statusCode) {
-                (handle, received) = try target.open(for: head)
-                file = target
-            } else if let expected, expected > bodyLimit {
-                throw EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit)
-            }
-            let total = handle == nil ? expected : (DownloadFile.rangeTotal(of: head) ?? expected.map { $0 + received })
-            var body = Data()
-            var checked = false
-            if handle == nil, progress == nil {
+            let expected = IncomingBody.expectedLength(
+                contentEncoding: response.headers.first(name: "Content-Encoding"), contentLength: response.headers.first(name: "Content-Length"))
+            incoming = try IncomingBody(head: head, expected: expected, file: file, bodyLimit: bodyLimit, url: url)
+            if incoming?.handle == nil, progress == nil {
                 // The common case, in one step: each chunk-by-chunk step costs a thread hop.
                 let buffer = try await response.body.collect(upTo: bodyLimit)
                 file?.failed()
-                let body = Self.data(buffer)
-                try check(body, suspect, url: url)
-                return ReceivedResponse(response: head, body: body, fileURL: nil)
+                let data = Self.data(buffer)
+                try check(data, suspect, url: url)
+                return ReceivedResponse(response: head, body: data, fileURL: nil)
             }
+            var checked = false
             for try await buffer in response.body {
                 // A cancel (the task's, or the progress handler's) stops the count and the file here.
                 try Task.checkCancellation()
@@ -120,37 +111,30 @@ struct AsyncHTTPClientTransport: Transport {
                     checked = true
                     try check(chunk, coding, url: url)
                 }
-                if let handle {
-                    pending.append(chunk)
-                    if pending.count >= 1 << 20 {
-                        try handle.write(contentsOf: pending)
-                        pending.removeAll(keepingCapacity: true)
-                    }
-                } else {
-                    guard body.count + chunk.count <= bodyLimit else { throw EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit) }
-                    body.append(chunk)
-                }
-                received += Int64(chunk.count)
-                try progress?(TransferProgress(direction: .download, completedBytes: received, totalBytes: total))
+                // In place (`incoming?.`): a copy would copy the body at every chunk.
+                if let full = try incoming?.take(chunk), let handle = incoming?.handle { try handle.write(contentsOf: full) }
+                if let report = incoming?.progress { try progress?(report) }
             }
-            if let open = handle {
-                handle = nil
-                try open.write(contentsOf: pending)
-                try open.close()
-                file?.completed()
+            guard var body = incoming.take() else { throw EndpointKitError.invalidResponse(url: url) }
+            if let handle = body.handle {
+                try handle.write(contentsOf: body.takePending())
+                try handle.close()
+                body.file?.completed()
             } else {
-                file?.failed()
+                body.file?.failed()
             }
-            try progress?(TransferProgress(direction: .download, completedBytes: received, totalBytes: received))
-            return ReceivedResponse(response: head, body: body, fileURL: (200..<300).contains(head.statusCode) ? file?.url : nil)
+            try progress?(body.finalProgress)
+            return ReceivedResponse(response: head, body: body.body, fileURL: body.handle == nil ? nil : body.file?.url)
         } catch let error as NIOTooManyBytesError {
             _ = error
             throw EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit)
         } catch {
             // Bytes that arrived before the failure are a valid prefix to resume after.
-            try? handle?.write(contentsOf: pending)
-            try? handle?.close()
-            file?.failed()
+            if var body = incoming, let handle = body.handle {
+                try? handle.write(contentsOf: body.takePending())
+                try? handle.close()
+            }
+            (incoming?.file ?? file)?.failed()
             throw Self.translate(error, url: url)
         }
     }
@@ -280,14 +264,6 @@ struct AsyncHTTPClientTransport: Transport {
     /// The buffer's bytes as `Data`; a large buffer is shared, not copied.
     static func data(_ buffer: ByteBuffer) -> Data {
         buffer.getData(at: buffer.readerIndex, length: buffer.readableBytes, byteTransferStrategy: .automatic) ?? Data()
-    }
-
-    /// `Content-Length`, unless the body is encoded (then the decoded size is unknown). Read
-    /// from NIO's headers: `HTTPURLResponse`'s lookups are much slower.
-    private static func expectedLength(of response: HTTPClientResponse) -> Int64? {
-        let encoding = response.headers.first(name: "Content-Encoding")?.lowercased()
-        guard encoding == nil || encoding == "identity" else { return nil }
-        return response.headers.first(name: "Content-Length").flatMap { Int64($0) }
     }
 
     /// AsyncHTTPClient's and NIO's errors, as the `URLError`s `URLSessionClient` reports.

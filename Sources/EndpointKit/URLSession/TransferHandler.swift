@@ -13,26 +13,23 @@ final class TransferHandler: Sendable {
         var lifecycle = TaskLifecycle()
         var completion: Completion?
         var response: HTTPURLResponse?
-        var body = Data()
+        /// The call's file, until a 2xx head opens it in ``incoming``.
         var file: DownloadFile?
-        var handle: FileHandle?
-        /// Bytes for the file not written yet: chunks arrive at 16 KiB; one write per chunk
-        /// costs a system call each.
-        var pending = Data()
+        /// The body since the head.
+        var incoming: IncomingBody?
         var failure: (any Error)?
         /// The call was ended early (cancelled, timed out, refused): events that are still
         /// queued for its task are dropped, so no byte is written or counted after that.
         var stopped = false
         /// The response was complete when Foundation stopped at an authentication challenge.
         var endedAtChallenge = false
-        var received: Int64 = 0
-        var expected: Int64?
         var sent: Int64 = 0
+
+        /// The call's file: the opened one once the head has come.
+        var callFile: DownloadFile? { incoming?.file ?? file }
     }
 
     private let state: Locked<State>
-    /// What ``didComplete(error:)`` takes out of the state to finish with.
-    private typealias Taken = (HTTPURLResponse?, Data, DownloadFile?, FileHandle?, Int64)
     /// Writes a download's bytes off the delegate queue, which then only copies them: on Linux
     /// Foundation hands every chunk to that queue as fast as the socket delivers, so any work
     /// done there lets chunks pile up in memory.
@@ -115,10 +112,8 @@ final class TransferHandler: Sendable {
             guard !state.stopped else { return nil }
             state.stopped = true
             state.failure = state.failure ?? error
-            defer {
-                (state.handle, state.pending, state.file, state.body) = (nil, Data(), nil, Data())
-            }
-            return (task, state.handle, state.pending, state.file)
+            defer { (state.incoming, state.file) = (nil, nil) }
+            return (task, state.incoming?.handle, state.incoming?.takePending() ?? Data(), state.callFile)
         }
         guard let (task, handle, pending, file) = taken else { return }
         if let task { delegate.cancel(task) }
@@ -174,21 +169,10 @@ final class TransferHandler: Sendable {
         let refused = state.withLock { state -> (any Error)? in
             guard !state.stopped else { return nil }
             state.response = http
-            state.body = Data()
-            state.received = 0
-            state.expected = Self.expectedLength(of: http)
-            guard var file = state.file, (200..<300).contains(http.statusCode) else {
-                if let expected = state.expected, expected > bodyLimit {
-                    return EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit)
-                }
-                return nil
-            }
+            let expected = IncomingBody.expectedLength(
+                contentEncoding: http.value(forHTTPHeaderField: "Content-Encoding"), contentLength: http.value(forHTTPHeaderField: "Content-Length"))
             do {
-                let (handle, offset) = try file.open(for: http)
-                state.handle = handle
-                state.received = offset
-                state.expected = DownloadFile.rangeTotal(of: http) ?? state.expected.map { $0 + offset }
-                state.file = file
+                state.incoming = try IncomingBody(head: http, expected: expected, file: state.file, bodyLimit: bodyLimit, url: url)
                 return nil
             } catch {
                 return error
@@ -220,21 +204,15 @@ final class TransferHandler: Sendable {
             return
         }
         let (report, failure) = state.withLock { state -> (TransferProgress?, (any Error)?) in
-            guard !state.stopped else { return (nil, nil) }
-            if let handle = state.handle {
-                if let error = writes.withLock({ $0.failure }) { return (nil, error) }
-                state.pending.append(data)
-                if state.pending.count >= Self.writeSize {
-                    write(state.pending, to: handle)
-                    state.pending = Data(capacity: Self.writeSize)
-                }
-            } else if state.body.count + data.count > bodyLimit {
-                return (nil, EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit))
-            } else {
-                state.body.append(data)
+            guard !state.stopped, state.incoming != nil else { return (nil, nil) }
+            if state.incoming?.handle != nil, let error = writes.withLock({ $0.failure }) { return (nil, error) }
+            do {
+                // In place (`incoming?.`): a copy would copy the body at every chunk.
+                if let full = try state.incoming?.take(data), let handle = state.incoming?.handle { write(full, to: handle) }
+            } catch {
+                return (nil, error)
             }
-            state.received += Int64(data.count)
-            return (TransferProgress(direction: .download, completedBytes: state.received, totalBytes: state.expected), nil)
+            return (state.incoming?.progress, nil)
         }
         if let failure { fail(failure) }
         if let report { self.report(report) }
@@ -251,21 +229,16 @@ final class TransferHandler: Sendable {
     }
 
     func didComplete(error: (any Error)?) {
-        let ended = state.withLock { state -> (taken: Taken, error: (any Error)?)? in
+        let ended = state.withLock { state -> (HTTPURLResponse?, IncomingBody?, DownloadFile?, (any Error)?)? in
             // A stopped call has ended already, and its file is no longer this task's.
             guard !state.stopped else { return nil }
-            defer {
-                state.body = Data()
-                state.handle = nil
-                state.pending = Data()
-            }
+            defer { (state.incoming, state.file) = (nil, nil) }
             // Bytes that arrived before a failure are a valid prefix to resume after.
-            if let handle = state.handle { write(state.pending, to: handle) }
-            let taken = (state.response, state.body, state.file, state.handle, state.received)
-            return (taken, state.endedAtChallenge ? nil : error)
+            if let handle = state.incoming?.handle, let pending = state.incoming?.takePending() { write(pending, to: handle) }
+            return (state.response, state.incoming, state.callFile, state.endedAtChallenge ? nil : error)
         }
-        guard let (taken, error) = ended else { return }
-        let (response, body, file, handle, received) = taken
+        guard let (response, incoming, file, error) = ended else { return }
+        let handle = incoming?.handle
         if let streaming {
             let failure = error.map(transportError)
             finish(failure.map { .failure($0) } ?? (response.map { .success(ReceivedResponse(response: $0, body: Data(), fileURL: nil)) } ?? .failure(EndpointKitError.invalidResponse(url: url))))
@@ -287,13 +260,13 @@ final class TransferHandler: Sendable {
             file?.failed()
             return finish(.failure(EndpointKitError.invalidResponse(url: url)))
         }
-        report(TransferProgress(direction: .download, completedBytes: received, totalBytes: received))
+        if let incoming { report(incoming.finalProgress) }
         if let file, handle != nil {
             file.completed()
             finish(.success(ReceivedResponse(response: response, body: Data(), fileURL: file.url)))
         } else {
             file?.failed()
-            finish(.success(ReceivedResponse(response: response, body: body, fileURL: nil)))
+            finish(.success(ReceivedResponse(response: response, body: incoming?.body ?? Data(), fileURL: nil)))
         }
     }
 
@@ -333,17 +306,5 @@ final class TransferHandler: Sendable {
                 writes.withLock { $0.failure = error }
             }
         }
-    }
-
-    /// How many bytes are gathered before one write to the file.
-    private static let writeSize = 1 << 20
-
-    /// `Content-Length`, unless the body is encoded (then the decoded size is unknown).
-    private static func expectedLength(of response: HTTPURLResponse) -> Int64? {
-        let encoding = response.value(forHTTPHeaderField: "Content-Encoding")?.lowercased()
-        guard encoding == nil || encoding == "identity",
-            let length = response.value(forHTTPHeaderField: "Content-Length").flatMap({ Int64($0) })
-        else { return nil }
-        return length
     }
 }

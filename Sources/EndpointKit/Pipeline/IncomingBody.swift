@@ -1,0 +1,88 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A response body as it arrives, kept the same way by every transport: in memory up to the
+/// client's limit, or, for a 2xx download, into its ``DownloadFile`` in writes of about 1 MiB;
+/// counted for progress. The transport does the I/O (when and where a write happens); this
+/// decides what is kept. SPI for EndpointKit's client packages.
+@_spi(Transport) public struct IncomingBody: Sendable {
+    /// How many bytes are gathered before one write to the file: chunks arrive at about
+    /// 16 KiB, and a write each would cost a system call each.
+    public static let writeSize = 1 << 20
+
+    /// The body kept in memory; empty when it goes to a file.
+    public private(set) var body = Data()
+    /// The download's file, if the call has one (opened for a 2xx answer).
+    public private(set) var file: DownloadFile?
+    /// Where the body is written, for a 2xx download.
+    public private(set) var handle: FileHandle?
+    /// Bytes received, those of a resumed file's kept prefix included.
+    public private(set) var received: Int64 = 0
+    /// The whole body's size, when it is known.
+    public private(set) var total: Int64?
+    /// Bytes for the file not written yet.
+    private var pending = Data()
+    private let bodyLimit: Int
+    private let url: URL?
+
+    /// Starts the body of `head`, whose announced length is `expected` (see
+    /// ``expectedLength(contentEncoding:contentLength:)``): into `file` for a 2xx answer (opened
+    /// with ``DownloadFile/open(for:)``, which may resume it), else into memory, failing at once
+    /// with ``EndpointKitError/bodyTooLarge(url:limit:)`` when `expected` passes `bodyLimit`.
+    public init(head: HTTPURLResponse, expected: Int64?, file: DownloadFile?, bodyLimit: Int, url: URL?) throws {
+        self.bodyLimit = bodyLimit
+        self.url = url
+        self.file = file
+        if var target = file, (200..<300).contains(head.statusCode) {
+            let (handle, offset) = try target.open(for: head)
+            (self.file, self.handle, received) = (target, handle, offset)
+            total = DownloadFile.rangeTotal(of: head) ?? expected.map { $0 + offset }
+        } else {
+            if let expected, expected > bodyLimit { throw EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit) }
+            total = expected
+        }
+    }
+
+    /// Takes `chunk`: returns a buffer to write to the file now, when one is full.
+    public mutating func take(_ chunk: Data) throws -> Data? {
+        defer { received += Int64(chunk.count) }
+        guard handle != nil else {
+            guard body.count + chunk.count <= bodyLimit else { throw EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit) }
+            body.append(chunk)
+            return nil
+        }
+        pending.append(chunk)
+        guard pending.count >= Self.writeSize else { return nil }
+        defer { pending = Data(capacity: Self.writeSize) }
+        return pending
+    }
+
+    /// Takes out the bytes not written yet: the last write, or, after a failure, the prefix
+    /// that arrived before it (valid to resume after).
+    public mutating func takePending() -> Data {
+        defer { pending = Data() }
+        return pending
+    }
+
+    /// The report after the last chunk taken.
+    public var progress: TransferProgress {
+        TransferProgress(direction: .download, completedBytes: received, totalBytes: total)
+    }
+
+    /// The last report of a body that has wholly arrived: its size is known at last.
+    public var finalProgress: TransferProgress {
+        TransferProgress(direction: .download, completedBytes: received, totalBytes: received)
+    }
+
+    /// The body's length as the head announces it: its `Content-Length`, unless the body is
+    /// encoded (then the decoded size is unknown). Each transport reads the two fields its
+    /// own fastest way.
+    public static func expectedLength(contentEncoding: String?, contentLength: String?) -> Int64? {
+        let encoding = contentEncoding?.lowercased()
+        guard encoding == nil || encoding == "identity" else { return nil }
+        return contentLength.flatMap { Int64($0) }
+    }
+}
