@@ -28,7 +28,7 @@ struct AsyncHTTPClientTransport: Transport {
         progress: ProgressSink?
     ) async throws -> ReceivedResponse {
         do {
-            return try await Self.within(timeout, url: outgoing.request.url) {
+            return try await AttemptTimeout.run(timeout, url: outgoing.request.url) {
                 try await exchange(outgoing, file: file, bodyLimit: bodyLimit, progress: progress)
             }
         } catch {
@@ -42,7 +42,7 @@ struct AsyncHTTPClientTransport: Transport {
     func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
         guard let url = outgoing.request.url else { throw EndpointKitError.invalidURL("<no URL>") }
         do {
-            let response = try await Self.within(timeout, url: url) {
+            let response = try await AttemptTimeout.run(timeout, url: url) {
                 try await execute(outgoing, url: url, progress: nil)
             }
             let head = try Self.head(of: response, url: url)
@@ -59,25 +59,6 @@ struct AsyncHTTPClientTransport: Transport {
             return ResponseStream(response: head, chunks: chunks)
         } catch {
             throw Self.translate(error, url: url)
-        }
-    }
-
-    /// Runs `work`, failing with ``EndpointKit/EndpointKitError/timedOut(url:limit:)`` after `limit` seconds.
-    private static func within<T: Sendable>(
-        _ limit: TimeInterval?, url: URL?, _ work: @escaping @Sendable () async throws -> T
-    ) async throws -> T {
-        guard let limit else { return try await work() }
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await work() }
-            group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(limit * 1_000_000_000))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else {
-                throw EndpointKitError.timedOut(url: url, limit: limit)
-            }
-            return value
         }
     }
 

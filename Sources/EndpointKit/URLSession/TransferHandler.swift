@@ -30,15 +30,13 @@ final class TransferHandler: Sendable {
     }
 
     private let state: Locked<State>
-    /// Writes a download's bytes off the delegate queue, which then only copies them: on Linux
-    /// Foundation hands every chunk to that queue as fast as the socket delivers, so any work
-    /// done there lets chunks pile up in memory.
-    /// Where file writes happen, off the delegate queue; only downloads to a file have one.
+    /// Where a download's bytes are written, off the delegate queue, which then only copies
+    /// them: on Linux Foundation hands every chunk to that queue as fast as the socket
+    /// delivers, so any work done there lets chunks pile up in memory.
     private let writer: DispatchQueue?
     private let writes = Locked(Writes())
 
-    /// The file writes handed to ``writer``: how many have not finished, and the failure (or
-    /// the stop) after which the rest are skipped.
+    /// The writes handed to ``writer``: how many are unfinished, and the failure that skips the rest.
     private struct Writes {
         var queued = 0
         var failure: (any Error)?
@@ -50,13 +48,6 @@ final class TransferHandler: Sendable {
     private let timeoutInterval: TimeInterval
     private let progress: ProgressSink?
     private let streaming: Streaming?
-
-    /// Where a streamed body goes: the chunks the reader iterates, and the bytes waiting for it.
-    struct Streaming: Sendable {
-        let chunks: AsyncThrowingStream<Data, any Error>.Continuation
-        let waiting: Locked<Int>
-        let limit: Int
-    }
 
     init(
         outgoing: Outgoing, file: DownloadFile?, bodyLimit: Int, delegate: SessionDelegate,
@@ -90,9 +81,7 @@ final class TransferHandler: Sendable {
     }
 
     /// Cancels the call at once; safe from any thread, at any time, any number of times.
-    func cancel() {
-        stop(CancellationError(), cancelling: true)
-    }
+    func cancel() { stop(CancellationError(), cancelling: true) }
 
     /// Ends the call with `error` (a timeout, a refused response) at once, unless it ended already.
     func fail(_ error: any Error) {

@@ -21,16 +21,15 @@ struct URLSessionTransport: Transport {
         return try await run(handler, outgoing, timeout: timeout)
     }
 
-    /// Runs `handler`'s task until it completes (or, streaming, until the head arrives).
+    /// Runs `handler`'s task until it completes (or, streaming, until the head arrives), within
+    /// `timeout`: past it the task is cancelled and the attempt times out.
     private func run(_ handler: TransferHandler, _ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ReceivedResponse {
-        let timer = timeout.map { limit in
-            Task { [url = outgoing.request.url] in
-                try await Task.sleep(nanoseconds: UInt64(limit * 1_000_000_000))
-                handler.fail(EndpointKitError.timedOut(url: url, limit: limit))
-            }
-        }
-        defer { timer?.cancel() }
-        return try await withTaskCancellationHandler {
+        try await AttemptTimeout.run(timeout, url: outgoing.request.url) { [self] in try await run(handler, outgoing) }
+    }
+
+    /// Runs `handler`'s task until it completes (or, streaming, until the head arrives).
+    private func run(_ handler: TransferHandler, _ outgoing: Outgoing) async throws -> ReceivedResponse {
+        try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 handler.onCompletion { continuation.resume(with: $0) }
                 do {

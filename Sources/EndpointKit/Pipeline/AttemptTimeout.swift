@@ -1,0 +1,26 @@
+import Foundation
+
+/// The per-attempt time limit, the same for every transport: the work races a timer, and when
+/// the timer wins the work is cancelled (its transfer stopped) and the attempt fails with
+/// ``EndpointKitError/timedOut(url:limit:)``. SPI for EndpointKit's client packages.
+@_spi(Transport) public enum AttemptTimeout {
+    /// Runs `work`, failing with ``EndpointKitError/timedOut(url:limit:)`` after `limit`
+    /// seconds; without a limit, runs it as it is.
+    public static func run<T: Sendable>(
+        _ limit: TimeInterval?, url: URL?, _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        guard let limit else { return try await work() }
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(limit * 1_000_000_000))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw EndpointKitError.timedOut(url: url, limit: limit)
+            }
+            return value
+        }
+    }
+}
