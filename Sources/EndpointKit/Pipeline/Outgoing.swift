@@ -24,6 +24,8 @@ import Foundation
     public var body: Body?
     /// How the client's ``HTTPCache`` answers it: the endpoint's setting (`nil`: HTTP's rules).
     public var cachePolicy: CachePolicy?
+    /// The attempt's time limit, in seconds: the endpoint's or the client's (`nil`: none).
+    public var timeout: TimeInterval?
 
     /// Creates what to send.
     public init(request: URLRequest, body: Body? = nil) {

@@ -5,26 +5,18 @@ import Foundation
 #endif
 
 extension Pipeline {
-    /// Opens a WebSocket the way every call starts: builds the handshake request, runs the
-    /// request adapters on it, lets `open` connect within the client's timeout, and tells the
-    /// monitor how it went.
+    /// The settings of a WebSocket handshake: the client's.
+    private struct HandshakeSettings: EndpointSettings {}
+
+    /// Opens a WebSocket through the steps of every call: builds the handshake request, runs
+    /// the request adapters and monitors on it, lets `open` connect within the client's
+    /// timeout, and retries a handshake that failed in transit (refused, reset, timed out) as
+    /// the client's retry policy says.
     public func webSocket<T: WebSocketEndpoint>(
         _ endpoint: T, open: @Sendable (URLRequest, TimeInterval?) async throws -> WebSocket
     ) async throws -> WebSocket {
-        try await reporting(T.self) { events in
-            let built = try Self.built(T.self, endpoint.makeRequest)
-            events.request = built
-            try Task.checkCancellation()
-            var adapted = try await RequestAdapterChain.run(requestAdapter, on: built)
-            events.attemptStarted(events.call, request: &adapted)
-            do {
-                let socket = try await open(adapted, timeout)
-                events.attemptFinished(nil, error: nil, sending: Outgoing(request: adapted))
-                return socket
-            } catch {
-                events.attemptFinished(nil, error: Self.normalized(error), sending: Outgoing(request: adapted))
-                throw error
-            }
+        try await run(T.self, settings: HandshakeSettings(), build: { (Outgoing(request: try Self.built(T.self, endpoint.makeRequest)), nil) }) {
+            outgoing, _, _ in try await open(outgoing.request, outgoing.timeout)
         }
     }
 }

@@ -30,40 +30,87 @@ import Foundation
         self.transport = cache.map { CachingTransport(cache: $0, transport: transport) } ?? transport
     }
 
-    /// Runs one call to its end; a failed attempt is retried when a retrier says so. Each
-    /// attempt runs with the call's context as ``CallContext/current``.
+    /// Runs one call of a request, upload or download endpoint to its end: each attempt sends
+    /// (following redirects), validates and decodes.
     public func perform<Content>(
         _ call: Call<Content>, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Content {
-        var events = CallEvents(monitor: monitor, call: CallContext(endpointType: call.endpointType))
+        let progress = progress.map(Self.monotonic)
+        return try await run(call.endpointType, settings: call.settings, build: { try build(call) }) { outgoing, record, events in
+            let answer = try await followingRedirects(outgoing, record: &record, events: &events) { [transport, maximumBodySize] hop in
+                var hop = hop
+                var file: DownloadFile?
+                if case .file(let resumableURL) = call.sink {
+                    file = DownloadFile(resumableURL: resumableURL, request: &hop.request)
+                }
+                let received = try await transport.send(
+                    hop, into: file, timeout: hop.timeout, bodyLimit: maximumBodySize, progress: progress)
+                return (received.response, received)
+            }
+            record.received = answer
+            let inMemory = answer.fileURL == nil ? answer.body : nil
+            try call.validate(outgoing.request, answer.response, inMemory)
+            return try Self.decode(Content.self, url: outgoing.request.url, answer) {
+                try call.content(answer.response, answer)
+            }
+        }
+    }
+
+    /// The steps of every call, written once for requests, uploads, downloads, streams and
+    /// WebSocket handshakes: build; for each attempt adapt, tell the monitors (and take their
+    /// header fields), prepare, run `attempt`; retry a failed attempt when a retrier says so,
+    /// asked about what that attempt sent and received; tell the monitors how the call ended.
+    /// Each attempt runs with the call's context as ``CallContext/current``.
+    func run<Result>(
+        _ endpointType: any Any.Type, settings: any EndpointSettings,
+        build: () throws -> (Outgoing, MultipartFormData?),
+        attempt: (Outgoing, inout AttemptRecord, inout CallEvents) async throws -> Result
+    ) async throws -> Result {
+        var events = CallEvents(monitor: monitor, call: CallContext(endpointType: endpointType))
         var temporaryFile: URL?
         defer { temporaryFile.map { try? FileManager.default.removeItem(at: $0) } }
-        let progress = progress.map(Self.monotonic)
-        let timeout = call.settings.timeout ?? self.timeout
+        let timeout = settings.timeout ?? self.timeout
         var base: Outgoing?
-        var attempt = 1
+        var number = 1
         while true {
-            let context = events.call.at(attempt: attempt)
-            let outcome: Content? = try await CallContext.$current.withValue(context) {
+            let context = events.call.at(attempt: number)
+            var record = AttemptRecord()
+            let outcome: Result? = try await CallContext.$current.withValue(context) {
                 do {
                     if base == nil {
-                        var (built, form) = try build(call)
+                        var (built, form) = try build()
+                        built.timeout = timeout
                         events.request = built.request
                         if let form { temporaryFile = try Self.write(form, into: &built) }
                         base = built
                     }
-                    guard let base else { throw CancellationError() }
-                    let content = try await send(call, base, as: context, events: &events, timeout: timeout, progress: progress)
-                    events.callFinished(nil)
-                    return .some(content)
+                    guard var outgoing = base else { throw CancellationError() }
+                    record.request = outgoing.request
+                    events.request = outgoing.request
+                    try Task.checkCancellation()
+                    outgoing.request = try await RequestAdapterChain.run(requestAdapter, on: outgoing.request)
+                    events.attemptStarted(context, request: &outgoing.request)
+                    record.request = outgoing.request
+                    outgoing = Self.prepared(outgoing)
+                    do {
+                        let result = try await attempt(outgoing, &record, &events)
+                        events.attemptFinished(record.received, error: nil, sending: outgoing)
+                        events.callFinished(nil)
+                        return .some(result)
+                    } catch {
+                        events.attemptFinished(record.received, error: Self.normalized(error), sending: outgoing)
+                        throw error
+                    }
                 } catch {
                     var error = Self.normalized(error)
-                    if !(error is CancellationError), base?.canReplayBody == true, let request = events.request {
+                    if !(error is CancellationError), base?.canReplayBody == true, let request = record.request {
                         do {
-                            if let delay = try await retryDelay(call, request: request, response: events.response, error: error, attempt: attempt) {
+                            let delay = try await retryDelay(
+                                settings, request: request, response: record.received?.response, error: error, attempt: number)
+                            if let delay {
                                 events.retryScheduled(after: delay, reason: error)
                                 if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
-                                attempt += 1
+                                number += 1
                                 return nil
                             }
                         } catch let retryError {
@@ -78,143 +125,21 @@ import Foundation
         }
     }
 
-    /// One attempt of `call`: adapt, send (following redirects), validate, decode.
-    private func send<Content>(
-        _ call: Call<Content>, _ base: Outgoing, as context: CallContext, events: inout CallEvents,
-        timeout: TimeInterval?, progress: ProgressSink?
-    ) async throws -> Content {
-        var outgoing = base
-        events.request = outgoing.request
-        try Task.checkCancellation()
-        outgoing.request = try await RequestAdapterChain.run(requestAdapter, on: outgoing.request)
-        events.attemptStarted(context, request: &outgoing.request)
-        var received: ReceivedResponse?
-        do {
-            let answer = try await sendFollowingRedirects(
-                Self.prepared(outgoing, timeout: timeout), sink: call.sink, timeout: timeout, progress: progress, events: &events)
-            received = answer
-            let inMemory = answer.fileURL == nil ? answer.body : nil
-            try call.validate(outgoing.request, answer.response, inMemory)
-            let content = try Self.decode(Content.self, url: outgoing.request.url, answer) {
-                try call.content(answer.response, answer)
-            }
-            events.attemptFinished(answer, error: nil, sending: outgoing)
-            return content
-        } catch {
-            events.attemptFinished(received, error: Self.normalized(error), sending: outgoing)
-            throw error
-        }
-    }
-
     /// A cancelled task's error, whatever it was, reads as `CancellationError`.
     static func normalized(_ error: any Error) -> any Error {
         Task.isCancelled || error is CancellationError ? CancellationError() : error
     }
 
     /// Asks the adapters that retry, then the retry policy; the first "retry" wins.
-    private func retryDelay<Content>(
-        _ call: Call<Content>, request: URLRequest, response: HTTPURLResponse?, error: any Error, attempt: Int
+    private func retryDelay(
+        _ settings: any EndpointSettings, request: URLRequest, response: HTTPURLResponse?, error: any Error, attempt: Int
     ) async throws -> TimeInterval? {
-        let retriers = RequestAdapterChain.retriers(in: requestAdapter) + [call.settings.retryPolicy ?? retryPolicy]
+        let retriers = RequestAdapterChain.retriers(in: requestAdapter) + [settings.retryPolicy ?? retryPolicy]
         for retrier in retriers {
             if case .retry(let delay) = try await retrier.retry(request, response: response, error: error, attempt: attempt) {
                 return delay
             }
         }
         return nil
-    }
-
-    /// Sends `outgoing`, following the redirects the transport leaves to the pipeline.
-    private func sendFollowingRedirects<Content>(
-        _ outgoing: Outgoing, sink: Call<Content>.Sink, timeout: TimeInterval?,
-        progress: ProgressSink?, events: inout CallEvents
-    ) async throws -> ReceivedResponse {
-        var outgoing = outgoing
-        for _ in 0...Redirect.limit {
-            var file: DownloadFile?
-            if case .file(let resumableURL) = sink {
-                file = DownloadFile(resumableURL: resumableURL, request: &outgoing.request)
-            }
-            let received = try await transport.send(
-                outgoing, into: file, timeout: timeout, bodyLimit: maximumBodySize, progress: progress)
-            guard let next = try Redirect.replay(after: received.response, of: outgoing) else {
-                return received
-            }
-            events.redirected(received.response, to: next.request)
-            outgoing = next
-        }
-        throw EndpointKitError.redirectRefused(url: outgoing.request.url, reason: "more than \(Redirect.limit) redirects")
-    }
-
-    private func build<Content>(_ call: Call<Content>) throws -> (Outgoing, MultipartFormData?) {
-        do {
-            var (outgoing, form) = try call.makeOutgoing()
-            outgoing.cachePolicy = call.settings.cachePolicy
-            return (outgoing, form)
-        } catch {
-            throw EndpointKitError.invalidRequest(endpoint: call.endpoint, underlying: error)
-        }
-    }
-
-    /// Writes a multipart form to a temporary file and makes it the body; returns the file.
-    private static func write(_ form: MultipartFormData, into outgoing: inout Outgoing) throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("EndpointKit-\(UUID().uuidString).multipart")
-        do {
-            try form.write(to: url)
-        } catch {
-            try? FileManager.default.removeItem(at: url)
-            throw error
-        }
-        outgoing.body = .file(url)
-        outgoing.request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
-        return url
-    }
-
-    /// Removes framing headers the transport sets itself: a manual `Content-Length` next to a
-    /// body makes Foundation on Linux send an invalid request that hangs.
-    private static func prepared(_ outgoing: Outgoing, timeout: TimeInterval?) -> Outgoing {
-        var outgoing = outgoing
-        // Foundation's idle timeout takes whole seconds (0 would mean none); keep it past ours.
-        if let timeout { outgoing.request.timeoutInterval = max(outgoing.request.timeoutInterval, timeout.rounded(.up) + 1) }
-        let framing = outgoing.request.allHTTPHeaderFields?.keys.filter {
-            ["content-length", "transfer-encoding"].contains($0.lowercased())
-        }
-        for name in framing ?? [] { outgoing.request.setValue(nil, forHTTPHeaderField: name) }
-        return outgoing
-    }
-
-    /// Wraps a `DecodingError` with the type, URL, status and body it failed on.
-    private static func decode<Content>(
-        _ type: Content.Type, url: URL?, _ received: ReceivedResponse, _ decode: () throws -> Content
-    ) throws -> Content {
-        do {
-            return try decode()
-        } catch let error as DecodingError {
-            throw EndpointKitError.decodingFailed(
-                DecodingFailure(
-                    type: String(describing: Content.self), url: received.response.url ?? url,
-                    statusCode: received.response.statusCode,
-                    contentType: received.response.value(forHTTPHeaderField: "Content-Type"),
-                    underlying: error, body: received.body))
-        }
-    }
-
-    /// Passes on only reports that move forward, so progress never goes back when a redirect
-    /// or a retry sends the body again. Each report can cancel the call: after the handler
-    /// called ``TransferProgress/cancel()``, the transport is told to stop by a throw.
-    private static func monotonic(_ handler: @escaping @Sendable (TransferProgress) -> Void) -> ProgressSink {
-        let last = Locked<[TransferProgress.Direction: Int64]>([:])
-        let cancellation = ProgressCancellation()
-        return { update in
-            guard !cancellation.isRequested else { throw CancellationError() }
-            let forward = last.withLock { last in
-                guard update.completedBytes >= last[update.direction, default: -1] else { return false }
-                last[update.direction] = update.completedBytes
-                return true
-            }
-            if forward { handler(update.cancelling(with: cancellation)) }
-            if cancellation.isRequested { throw CancellationError() }
-        }
     }
 }

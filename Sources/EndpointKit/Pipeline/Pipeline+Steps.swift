@@ -1,0 +1,101 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The steps an attempt is made of, each written once for every kind of call.
+extension Pipeline {
+    /// Sends `outgoing` with `hop`, and again to each redirect's target, as ``Redirect`` says
+    /// (at most ``Redirect/limit`` times, then ``EndpointKitError/redirectRefused(url:reason:)``);
+    /// `hop` returns the response head it got and what it made of it. The record keeps the
+    /// last request sent.
+    func followingRedirects<Answer>(
+        _ outgoing: Outgoing, record: inout AttemptRecord, events: inout CallEvents,
+        hop: (Outgoing) async throws -> (HTTPURLResponse, Answer)
+    ) async throws -> Answer {
+        var outgoing = outgoing
+        for _ in 0...Redirect.limit {
+            let (response, answer) = try await hop(outgoing)
+            guard let next = try Redirect.replay(after: response, of: outgoing) else { return answer }
+            events.redirected(response, to: next.request)
+            record.request = next.request
+            outgoing = next
+        }
+        throw EndpointKitError.redirectRefused(url: outgoing.request.url, reason: "more than \(Redirect.limit) redirects")
+    }
+
+    /// What `call` sends first, with its endpoint's cache policy; its endpoint's error wrapped.
+    func build<Content>(_ call: Call<Content>) throws -> (Outgoing, MultipartFormData?) {
+        do {
+            var (outgoing, form) = try call.makeOutgoing()
+            outgoing.cachePolicy = call.settings.cachePolicy
+            return (outgoing, form)
+        } catch {
+            throw EndpointKitError.invalidRequest(endpoint: call.endpoint, underlying: error)
+        }
+    }
+
+    /// Writes a multipart form to a temporary file and makes it the body; returns the file.
+    static func write(_ form: MultipartFormData, into outgoing: inout Outgoing) throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("EndpointKit-\(UUID().uuidString).multipart")
+        do {
+            try form.write(to: url)
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw error
+        }
+        outgoing.body = .file(url)
+        outgoing.request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
+        return url
+    }
+
+    /// Removes framing headers the transport sets itself: a manual `Content-Length` next to a
+    /// body makes Foundation on Linux send an invalid request that hangs.
+    static func prepared(_ outgoing: Outgoing) -> Outgoing {
+        var outgoing = outgoing
+        let timeout = outgoing.timeout
+        // Foundation's idle timeout takes whole seconds (0 would mean none); keep it past ours.
+        if let timeout { outgoing.request.timeoutInterval = max(outgoing.request.timeoutInterval, timeout.rounded(.up) + 1) }
+        let framing = outgoing.request.allHTTPHeaderFields?.keys.filter {
+            ["content-length", "transfer-encoding"].contains($0.lowercased())
+        }
+        for name in framing ?? [] { outgoing.request.setValue(nil, forHTTPHeaderField: name) }
+        return outgoing
+    }
+
+    /// Wraps a `DecodingError` with the type, URL, status and body it failed on.
+    static func decode<Content>(
+        _ type: Content.Type, url: URL?, _ received: ReceivedResponse, _ decode: () throws -> Content
+    ) throws -> Content {
+        do {
+            return try decode()
+        } catch let error as DecodingError {
+            throw EndpointKitError.decodingFailed(
+                DecodingFailure(
+                    type: String(describing: Content.self), url: received.response.url ?? url,
+                    statusCode: received.response.statusCode,
+                    contentType: received.response.value(forHTTPHeaderField: "Content-Type"),
+                    underlying: error, body: received.body))
+        }
+    }
+
+    /// Passes on only reports that move forward, so progress never goes back when a redirect
+    /// or a retry sends the body again. Each report can cancel the call: after the handler
+    /// called ``TransferProgress/cancel()``, the transport is told to stop by a throw.
+    static func monotonic(_ handler: @escaping @Sendable (TransferProgress) -> Void) -> ProgressSink {
+        let last = Locked<[TransferProgress.Direction: Int64]>([:])
+        let cancellation = ProgressCancellation()
+        return { update in
+            guard !cancellation.isRequested else { throw CancellationError() }
+            let forward = last.withLock { last in
+                guard update.completedBytes >= last[update.direction, default: -1] else { return false }
+                last[update.direction] = update.completedBytes
+                return true
+            }
+            if forward { handler(update.cancelling(with: cancellation)) }
+            if cancellation.isRequested { throw CancellationError() }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import EndpointKit
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A stream goes through the same steps as every other call: the redirect limit, the request's
+/// preparation, retries.
+extension ClientScenarios {
+    var streamScenarios: [(String, @Sendable (TestServer, FaultRoutes) async throws -> Void)] {
+        [
+            ("stream redirect loop", streamRedirectLoop), ("stream request prepared", streamRequestPrepared),
+            ("stream idle gap past the request's own interval", streamIdleGap), ("stream retried", streamRetried),
+        ]
+    }
+
+    /// A stream redirected without end stops after 20 redirects, as every other call does.
+    func streamRedirectLoop(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server, Options(timeout: 10)) { client in
+            do {
+                _ = try await client.stream(PathEndpoint(path: "loop"))
+                XCTFail("\(name): expected redirectRefused")
+            } catch EndpointKitError.redirectRefused {
+                XCTAssertEqual(server.requests.filter { $0.path == "/loop" }.count, 21, name)
+            }
+        }
+    }
+
+    /// A manual `Content-Length` that does not match the body is removed before sending, as for
+    /// any other request: the server reads the whole body, and the call does not hang.
+    func streamRequestPrepared(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server, Options(timeout: 10)) { client in
+            let endpoint = EchoEndpoint(method: .post, headers: ["Content-Length": "999"]) {
+                $0.httpBody = Data("hello".utf8)
+            }
+            var body = Data()
+            for try await chunk in try await client.stream(endpoint) { body.append(chunk) }
+            let echo = try JSONDecoder().decode(Echo.self, from: body)
+            XCTAssertEqual(echo.bodyLength, 5, name)
+            XCTAssertEqual(echo.body, "hello", name)
+        }
+    }
+
+    /// A body that pauses longer than the request's own `timeoutInterval` (1 s here), with a
+    /// client timeout of 2 s: Foundation's idle timeout is kept past the client's, as for any
+    /// other request, so the pause does not end the stream.
+    func streamIdleGap(_ server: TestServer, _: FaultRoutes) async throws {
+        struct Paused: Endpoint {
+            typealias Content = Void
+            func makeRequest() throws -> URLRequest {
+                var request = try URLRequest(.get, "bytes", query: [.init(name: "count", value: "70000"), .init(name: "delay_us", value: "1500000")])
+                request.timeoutInterval = 1
+                return request
+            }
+            func content(from response: URLResponse?, with body: Data) throws {}
+        }
+        try await with(server, Options(timeout: 2)) { client in
+            var count = 0
+            for try await chunk in try await client.stream(Paused()) { count += chunk.count }
+            XCTAssertEqual(count, 70_000, name)
+        }
+    }
+
+    /// A stream whose head is a 503 is retried by the client's policy, like any other call.
+    func streamRetried(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server, Options(retryPolicy: .fast)) { client in
+            var body = Data()
+            for try await chunk in try await client.stream(PathEndpoint(path: "flaky", query: [.init(name: "fail", value: "2"), .init(name: "status", value: "503")])) {
+                body.append(chunk)
+            }
+            XCTAssertEqual(server.requests.filter { $0.path == "/flaky" }.count, 3, name)
+            XCTAssertTrue(String(decoding: body, as: UTF8.self).contains("\"attempt\":3"), "\(name): \(String(decoding: body, as: UTF8.self))")
+        }
+    }
+}
