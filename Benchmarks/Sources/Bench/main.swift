@@ -7,6 +7,9 @@ import Foundation
 // bench stress [COUNT]                    10,000 calls against a faulty server, random cancels
 // bench memory-child SCENARIO URL BYTES   one memory scenario (run by the table in a child)
 // bench alloc-child CLIENT URL COUNT       allocations of one client (run by the table in a child)
+// --server URL                             loop, hammer and latency against a server out of this
+//                                          process (serving `json`, a small JSON, and `bytes`,
+//                                          1 MiB), instead of the in-process one
 
 let arguments = CommandLine.arguments
 if arguments.count == 5, arguments[1] == "memory-child", let url = URL(string: arguments[3]), let bytes = Int(arguments[4]) {
@@ -20,6 +23,22 @@ if arguments.count == 5, arguments[1] == "alloc-child", let url = URL(string: ar
 }
 
 let quick = arguments.contains("--quick")
+// `--server URL`: the server of the loop, hammer and latency sections, out of this process.
+let outside = arguments.firstIndex(of: "--server").flatMap { $0 + 1 < arguments.count ? URL(string: arguments[$0 + 1]) : nil }
+let positional = arguments.firstIndex(of: "--server").map { Array(arguments[..<$0]) + arguments[min($0 + 2, arguments.count)...] } ?? arguments
+if let outside, positional.count == 4, positional[1] == "loop", let count = Int(positional[3]) {
+    try await Latency.loop(client: positional[2], baseURL: outside, count: count)
+    exit(0)
+}
+if let outside, positional.count == 5, positional[1] == "hammer", let seconds = Double(positional[3]), let concurrency = Int(positional[4]) {
+    try await Latency.hammer(client: positional[2], baseURL: outside, seconds: seconds, concurrency: concurrency)
+    exit(0)
+}
+if let outside, positional.count >= 2, positional[1] == "latency" {
+    print("Against \(outside), out of this process")
+    try await Latency.run(baseURL: outside, seconds: 3)
+    exit(0)
+}
 let server = try await BenchServer.start()
 if arguments.count == 4, arguments[1] == "loop", let count = Int(arguments[3]) {
     try await Latency.loop(client: arguments[2], baseURL: server.baseURL, count: count)

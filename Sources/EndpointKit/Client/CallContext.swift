@@ -38,7 +38,7 @@ public struct CallContext: Sendable {
 
     /// A new call of `endpointType`, at its first attempt.
     init(endpointType: any Any.Type) {
-        self.init(id: UUID(), startedAt: Date(), attempt: 1, endpointType: endpointType)
+        self.init(id: Self.nextID(), startedAt: Date(), attempt: 1, endpointType: endpointType)
     }
 
     /// A context for tests of code that reads ``current`` (bind it with

@@ -5,15 +5,15 @@ import Foundation
 #endif
 
 /// One call's events, told to the client's monitor as the pipeline moves the call along; with
-/// no monitor every method returns at once, having made nothing. It also keeps what the call
-/// last sent and received, for the event that ends it.
+/// no monitor every method returns at once, having made and kept nothing. It also keeps what
+/// the call last sent and received, for the events that report it (never to steer the call).
 struct CallEvents {
     let monitor: (any CallMonitor)?
     private(set) var call: CallContext
     /// The last request built or sent, and the last response and in-memory body received.
-    var request: URLRequest?
-    var response: HTTPURLResponse?
-    var body: Data?
+    private(set) var request: URLRequest?
+    private(set) var response: HTTPURLResponse?
+    private(set) var body: Data?
     /// What the cache did for the last attempt.
     var cache: CacheOutcome?
     private var started = false
@@ -25,12 +25,18 @@ struct CallEvents {
         self.call = call
     }
 
+    /// The call is about to send `request` (built, not yet adapted): the request its events
+    /// name if it fails before sending.
+    mutating func preparing(_ request: URLRequest) {
+        if monitor != nil { self.request = request }
+    }
+
     /// Attempt `call.attempt` sends `request`, with the header fields the monitor adds; the
     /// first one also starts the call.
     mutating func attemptStarted(_ call: CallContext, request: inout URLRequest) {
         self.call = call
-        (self.request, response, body) = (request, nil, nil)
         guard let monitor else { return }
+        (self.request, response, body) = (request, nil, nil)
         startCall(monitor)
         attemptUptime = CallContext.now
         let event = AttemptStarted(call: call, request: request)
@@ -41,17 +47,19 @@ struct CallEvents {
 
     /// The attempt's `response` redirects to `next`.
     mutating func redirected(_ response: HTTPURLResponse, to next: URLRequest) {
+        guard let monitor else { return }
         request = next
-        monitor?.redirectFollowed(RedirectFollowed(call: call, response: response, request: next))
+        monitor.redirectFollowed(RedirectFollowed(call: call, response: response, request: next))
     }
 
     /// The attempt that sent `outgoing` ended with `received` (or without a response) and `error`.
     mutating func attemptFinished(_ received: ReceivedResponse?, error: (any Error)?, sending outgoing: Outgoing) {
+        guard let monitor else { return }
         if let received {
             (response, body) = (received.response, received.fileURL == nil ? received.body : nil)
         }
         cache = received?.cacheOutcome
-        guard let monitor, let request, started else { return }
+        guard let request, started else { return }
         let bytesReceived: Int64? = received.map { received in
             received.fileURL.flatMap { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber)?.int64Value }
                 ?? Int64(received.body.count)

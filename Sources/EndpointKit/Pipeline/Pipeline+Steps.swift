@@ -57,11 +57,14 @@ extension Pipeline {
         var outgoing = outgoing
         let timeout = outgoing.timeout
         // Foundation's idle timeout takes whole seconds (0 would mean none); keep it past ours.
-        if let timeout { outgoing.request.timeoutInterval = max(outgoing.request.timeoutInterval, timeout.rounded(.up) + 1) }
-        let framing = outgoing.request.allHTTPHeaderFields?.keys.filter {
-            ["content-length", "transfer-encoding"].contains($0.lowercased())
+        if let timeout, outgoing.request.timeoutInterval < timeout.rounded(.up) + 1 {
+            outgoing.request.timeoutInterval = timeout.rounded(.up) + 1
         }
-        for name in framing ?? [] { outgoing.request.setValue(nil, forHTTPHeaderField: name) }
+        // Looked up by name (case-insensitively), not through a copy of every field: a request
+        // is changed, so copied, only when it carries one.
+        for name in ["Content-Length", "Transfer-Encoding"] where outgoing.request.value(forHTTPHeaderField: name) != nil {
+            outgoing.request.setValue(nil, forHTTPHeaderField: name)
+        }
         return outgoing
     }
 

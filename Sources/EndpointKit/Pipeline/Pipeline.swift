@@ -80,13 +80,13 @@ import Foundation
                     if base == nil {
                         var (built, form) = try build()
                         built.timeout = timeout
-                        events.request = built.request
+                        events.preparing(built.request)
                         if let form { temporaryFile = try Self.write(form, into: &built) }
                         base = built
                     }
                     guard var outgoing = base else { throw CancellationError() }
                     record.request = outgoing.request
-                    events.request = outgoing.request
+                    events.preparing(outgoing.request)
                     try Task.checkCancellation()
                     outgoing.request = try await RequestAdapterChain.run(requestAdapter, on: outgoing.request)
                     events.attemptStarted(context, request: &outgoing.request)
