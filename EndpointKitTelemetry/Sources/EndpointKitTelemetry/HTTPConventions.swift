@@ -6,7 +6,7 @@ import Foundation
 #endif
 
 /// OpenTelemetry's HTTP client conventions, as EndpointKit's monitors apply them: what may be
-/// said of a URL (``Foundation/URL/redactedDescription``: never its credentials or query
+/// said of a URL (`URL.redactedDescription`: never its credentials or query
 /// values), the method, and the attribute values for the server and the kind of failure.
 enum HTTPConventions {
     /// The methods OpenTelemetry names; any other is `_OTHER`.
@@ -19,7 +19,7 @@ enum HTTPConventions {
         return knownMethods.contains(method) ? (method, nil) : ("_OTHER", method)
     }
 
-    /// The URL as it may be said: ``Foundation/URL/redactedDescription``, or empty.
+    /// The URL as it may be said: `URL.redactedDescription`, or empty.
     static func redacted(_ url: URL?) -> String {
         url?.redactedDescription ?? ""
     }

@@ -14,7 +14,7 @@ import Logging
 /// failure, a timeout or a decoding failure at `.error`; a cancelled call at `.debug`.
 ///
 /// What is never written: a URL's credentials (`REDACTED:REDACTED@`) and query values
-/// (`REDACTED`), as ``Foundation/URL/redactedDescription`` puts them; the values of
+/// (`REDACTED`), as `URL.redactedDescription` puts them; the values of
 /// `Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization` and `redactedHeaders`
 /// (`REDACTED`); and any body byte unless `logsBodies` is on. The `error` metadata is the
 /// error's description, which for ``EndpointKitError`` names no secret and no body byte (an

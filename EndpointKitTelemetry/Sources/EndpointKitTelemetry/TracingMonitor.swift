@@ -15,7 +15,7 @@ import Tracing
 /// (`GET`), or `HTTP` for a method outside the standard nine (then `http.request.method` is
 /// `_OTHER` and `http.request.method_original` is the method sent). Its attributes:
 /// `http.request.method`, `server.address`, `server.port`, `url.full` (credentials as
-/// `REDACTED:REDACTED@`, query values `REDACTED`: ``Foundation/URL/redactedDescription``),
+/// `REDACTED:REDACTED@`, query values `REDACTED`: `URL.redactedDescription`),
 /// `http.response.status_code`, `http.request.resend_count` when any request was sent again
 /// (each retry and each redirect followed counts one), and `error.type` with an error status
 /// when the call failed (a 4xx or 5xx, a transport failure, a timeout, a cancellation), the

@@ -8,7 +8,7 @@ import Foundation
 /// failed and where; `description` reads as a sentence.
 ///
 /// The description is safe to log and to record in a trace (OpenTelemetry exporters send it
-/// as `exception.message`): URLs are written as ``Foundation/URL/redactedDescription`` puts
+/// as `exception.message`): URLs are written as `URL.redactedDescription` puts
 /// them (no credentials, no query values) and no body byte is in it. The unredacted context
 /// stays in the values themselves: ``HTTPFailure/url``, ``HTTPFailure/bodyText``,
 /// ``DecodingFailure/body``.
