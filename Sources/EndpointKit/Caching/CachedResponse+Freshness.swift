@@ -14,15 +14,12 @@ extension CachedResponse {
     /// week (as Firefox caps it).
     static let heuristicLimit: TimeInterval = 7 * 86_400
 
-    /// The directives of its `Cache-Control`.
-    var control: CacheControl { CacheControl(header("Cache-Control")) }
-
     /// Whether it can be revalidated: it has an `ETag` or a `Last-Modified`.
     var hasValidators: Bool { header("ETag") != nil || header("Last-Modified") != nil }
 
     /// Its age at `now`, in seconds (`current_age`, RFC 9111, 4.2.3).
     func age(at now: Date) -> TimeInterval {
-        let date = header("Date").flatMap(HTTPDate.parse) ?? responseDate
+        let date = self.date ?? responseDate
         let ageValue = header("Age").flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) } ?? 0
         let apparentAge = max(0, responseDate.timeIntervalSince(date))
         let responseDelay = max(0, responseDate.timeIntervalSince(requestDate))
@@ -35,7 +32,7 @@ extension CachedResponse {
     /// `Last-Modified` (4.2.2), at most ``heuristicLimit``; else 0.
     func freshnessLifetime(_ control: CacheControl) -> TimeInterval {
         if let maxAge = control.maxAge { return maxAge }
-        let date = header("Date").flatMap(HTTPDate.parse) ?? responseDate
+        let date = self.date ?? responseDate
         if let expires = header("Expires") {
             return HTTPDate.parse(expires).map { max(0, $0.timeIntervalSince(date)) } ?? 0
         }
@@ -82,10 +79,17 @@ extension CachedResponse {
 
     /// The answer to serve for `request` at `now`: its status and fields with its `Age`.
     func response(for request: URLRequest, at now: Date, status: Int? = nil) throws -> HTTPURLResponse {
-        var headers = self.headers.filter { $0.key.caseInsensitiveCompare("Age") != .orderedSame }
-        headers["Age"] = String(Int(age(at: now).rounded(.down)))
-        guard let response = HTTPURLResponse(url: request.url ?? url, statusCode: status ?? statusCode, httpVersion: "HTTP/1.1", headerFields: headers)
-        else { throw EndpointKitError.invalidResponse(url: request.url ?? url) }
+        let age = String(Int(age(at: now).rounded(.down)))
+        let (url, status) = (request.url ?? url, status ?? statusCode)
+        if let last = served.withLock({ $0 }), last.age == age, last.response.statusCode == status, last.response.url == url {
+            return last.response
+        }
+        var headers = self.headers
+        if header("Age") != nil, let name = headers.keys.first(where: { $0.lowercased() == "age" }) { headers[name] = nil }
+        headers["Age"] = age
+        guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
+        else { throw EndpointKitError.invalidResponse(url: url) }
+        served.withLock { $0 = (age, response) }
         return response
     }
 

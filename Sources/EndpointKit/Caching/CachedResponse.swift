@@ -24,6 +24,15 @@ public struct CachedResponse: Sendable, Equatable {
     /// different entries.
     public let varying: [String: String]
 
+    /// Read once when made, since every lookup of a hit reads them: the header fields by
+    /// lowercased name, the `Date` field parsed, and the `Cache-Control` directives.
+    private let fields: [String: String]
+    let date: Date?
+    let control: CacheControl
+    /// The last answer served from it, reused while its `Age` (whole seconds), status and URL
+    /// are the same: a hit then builds no Foundation response of its own. Shared by copies.
+    let served = Locked<(age: String, response: HTTPURLResponse)?>(nil)
+
     /// Creates a stored answer (stores that read their own format back make them too).
     public init(
         url: URL, statusCode: Int, headers: [String: String], body: Data, requestDate: Date, responseDate: Date,
@@ -36,12 +45,22 @@ public struct CachedResponse: Sendable, Equatable {
         self.requestDate = requestDate
         self.responseDate = responseDate
         self.varying = varying
+        var fields: [String: String] = [:]
+        for (name, value) in headers { fields[name.lowercased()] = value }
+        self.fields = fields
+        self.date = fields["date"].flatMap(HTTPDate.parse)
+        self.control = CacheControl(fields["cache-control"])
     }
 
     /// The value of header field `name`, whatever its case.
     public func header(_ name: String) -> String? {
-        if let value = headers[name] { return value }
-        return headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        fields[name.lowercased()]
+    }
+
+    /// Two stored answers are equal when what they hold is (what is read from it follows).
+    public static func == (lhs: CachedResponse, rhs: CachedResponse) -> Bool {
+        (lhs.url, lhs.statusCode, lhs.headers, lhs.body) == (rhs.url, rhs.statusCode, rhs.headers, rhs.body)
+            && (lhs.requestDate, lhs.responseDate, lhs.varying) == (rhs.requestDate, rhs.responseDate, rhs.varying)
     }
 
     /// Which variant of its URL this is, as one string: equal for answers a store keeps as one
