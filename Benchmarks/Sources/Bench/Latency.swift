@@ -96,6 +96,9 @@ enum Latency {
     }
 
     /// `count` small GETs in a row with the contender whose name starts with `client`.
+    /// What loop and hammer ask for: the small JSON, or `BENCH_PATH` (e.g. `bytes?count=1048576`).
+    static var profiledPath: String { ProcessInfo.processInfo.environment["BENCH_PATH"] ?? "json" }
+
     static func loop(client name: String, baseURL: URL, count: Int) async throws {
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: AsyncHTTPClientClient.configuration)
         let ahcClient = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
@@ -103,7 +106,7 @@ enum Latency {
             .first(where: { $0.name.lowercased().hasPrefix(name.lowercased()) })
         else { return print("no client named \(name)") }
         let start = DispatchTime.now().uptimeNanoseconds
-        for _ in 0..<count { try await contender.get("json") }
+        for _ in 0..<count { try await contender.get(profiledPath) }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         print(String(format: "%@: %d requests, %.1f µs each", contender.name, count, seconds / Double(count) * 1e6))
         try await httpClient.shutdown()
@@ -120,7 +123,7 @@ enum Latency {
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         let cpu0 = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-        let cell = try await measure(contender, path: "json", concurrency: concurrency, seconds: seconds)
+        let cell = try await measure(contender, path: profiledPath, concurrency: concurrency, seconds: seconds)
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         let cpu1 = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
         print(String(format: "%@: %.0f req/s, %.1f µs CPU per request (server included)", contender.name, cell.requestsPerSecond, (cpu1 - cpu0) / (cell.requestsPerSecond * seconds) * 1e6))

@@ -3,6 +3,7 @@ import Foundation
 // bench [--quick]                         the full table
 // bench loop CLIENT COUNT                 COUNT small GETs in a row with one client (for profilers)
 // bench hammer CLIENT SECONDS CONCURRENCY  small GETs at a concurrency: req/s and CPU µs per request
+//                                          (loop and hammer: BENCH_PATH="bytes?count=1048576" for 1 MB)
 // bench latency | allocations | cancellation | cache   one section of the table
 // bench stress [COUNT]                    10,000 calls against a faulty server, random cancels
 // bench memory-child SCENARIO URL BYTES   one memory scenario (run by the table in a child)
