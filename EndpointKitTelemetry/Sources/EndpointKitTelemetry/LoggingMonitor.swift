@@ -110,7 +110,7 @@ public struct LoggingMonitor: CallMonitor {
     private func body(_ data: Data?) -> String {
         guard let data, !data.isEmpty else { return "" }
         let prefix = data.prefix(bodyLimit)
-        // A cut may end inside a character: drop at most its three first bytes.
+        // A cut may end inside a character: drop up to three bytes of it from the end.
         let text = (0...min(3, prefix.count)).lazy.compactMap { String(data: prefix.dropLast($0), encoding: .utf8) }.first
         guard let text else { return "<\(data.count) bytes of binary data>" }
         return data.count > bodyLimit ? text + "… (\(data.count) bytes)" : text

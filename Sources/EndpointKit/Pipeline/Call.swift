@@ -17,7 +17,6 @@ import Foundation
 
     /// The endpoint's type; its name is made only for an error (making it costs time per call).
     let endpointType: any Any.Type
-    var endpoint: String { String(describing: endpointType) }
     let makeOutgoing: @Sendable () throws -> (Outgoing, MultipartFormData?)
     let sink: Sink
     let settings: any EndpointSettings

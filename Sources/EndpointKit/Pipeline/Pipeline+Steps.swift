@@ -25,15 +25,11 @@ extension Pipeline {
         throw EndpointKitError.redirectRefused(url: outgoing.request.url, reason: "more than \(Redirect.limit) redirects")
     }
 
-    /// What `call` sends first, with its endpoint's cache policy; its endpoint's error wrapped.
+    /// What `call` sends first, with its endpoint's cache policy.
     func build<Content>(_ call: Call<Content>) throws -> (Outgoing, MultipartFormData?) {
-        do {
-            var (outgoing, form) = try call.makeOutgoing()
-            outgoing.cachePolicy = call.settings.cachePolicy
-            return (outgoing, form)
-        } catch {
-            throw EndpointKitError.invalidRequest(endpoint: call.endpoint, underlying: error)
-        }
+        var (outgoing, form) = try call.makeOutgoing()
+        outgoing.cachePolicy = call.settings.cachePolicy
+        return (outgoing, form)
     }
 
     /// Writes a multipart form to a temporary file and makes it the body; returns the file.
@@ -55,10 +51,9 @@ extension Pipeline {
     /// body makes Foundation on Linux send an invalid request that hangs.
     static func prepared(_ outgoing: Outgoing) -> Outgoing {
         var outgoing = outgoing
-        let timeout = outgoing.timeout
         // Foundation's idle timeout takes whole seconds (0 would mean none); keep it past ours.
-        if let timeout, outgoing.request.timeoutInterval < timeout.rounded(.up) + 1 {
-            outgoing.request.timeoutInterval = timeout.rounded(.up) + 1
+        if let idle = outgoing.timeout.map({ $0.rounded(.up) + 1 }), outgoing.request.timeoutInterval < idle {
+            outgoing.request.timeoutInterval = idle
         }
         // Looked up by name (case-insensitively), not through a copy of every field: a request
         // is changed, so copied, only when it carries one.

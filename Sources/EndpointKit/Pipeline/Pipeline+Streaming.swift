@@ -10,7 +10,7 @@ import Foundation
     /// non-2xx body, up to 64 KiB, is read for the error), and the body follows. The call's
     /// events end when the head is validated or the call fails.
     public func stream<T: Endpoint>(_ endpoint: T) async throws -> ResponseStream {
-        try await run(T.self, settings: endpoint, build: { (Outgoing(request: try Self.built(T.self, endpoint.makeRequest)), nil) }) {
+        try await run(T.self, settings: endpoint, build: { (Outgoing(request: try endpoint.makeRequest()), nil) }) {
             outgoing, record, events in
             var stream = try await followingRedirects(outgoing, record: &record, events: &events) { [transport] hop in
                 let stream = try await transport.stream(hop, timeout: hop.timeout)
@@ -27,16 +27,6 @@ import Foundation
                 try endpoint.validate(outgoing.request, response: stream.response, data: nil)
             }
             return stream
-        }
-    }
-
-    /// The request `make` builds; its error wrapped as ``EndpointKitError/invalidRequest(endpoint:underlying:)``
-    /// naming `endpoint`.
-    static func built<T>(_ endpoint: T.Type, _ make: () throws -> URLRequest) throws -> URLRequest {
-        do {
-            return try make()
-        } catch {
-            throw EndpointKitError.invalidRequest(endpoint: String(describing: T.self), underlying: error)
         }
     }
 }

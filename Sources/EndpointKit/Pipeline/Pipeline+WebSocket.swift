@@ -15,7 +15,7 @@ extension Pipeline {
     public func webSocket<T: WebSocketEndpoint>(
         _ endpoint: T, open: @Sendable (URLRequest, TimeInterval?) async throws -> WebSocket
     ) async throws -> WebSocket {
-        try await run(T.self, settings: HandshakeSettings(), build: { (Outgoing(request: try Self.built(T.self, endpoint.makeRequest)), nil) }) {
+        try await run(T.self, settings: HandshakeSettings(), build: { (Outgoing(request: try endpoint.makeRequest()), nil) }) {
             outgoing, _, _ in try await open(outgoing.request, outgoing.timeout)
         }
     }

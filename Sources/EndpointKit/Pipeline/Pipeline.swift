@@ -57,7 +57,8 @@ import Foundation
     }
 
     /// The steps of every call, written once for requests, uploads, downloads, streams and
-    /// WebSocket handshakes: build; for each attempt adapt, tell the monitors (and take their
+    /// WebSocket handshakes: build (an error of `build` names the endpoint, as
+    /// ``EndpointKitError/invalidRequest(endpoint:underlying:)``); for each attempt adapt, tell the monitors (and take their
     /// header fields), prepare, run `attempt`; retry a failed attempt when a retrier says so,
     /// asked about what that attempt sent and received; tell the monitors how the call ended.
     /// Each attempt runs with the call's context as ``CallContext/current``.
@@ -78,7 +79,12 @@ import Foundation
             let outcome: Result? = try await CallContext.$current.withValue(context) {
                 do {
                     if base == nil {
-                        var (built, form) = try build()
+                        var (built, form): (Outgoing, MultipartFormData?)
+                        do {
+                            (built, form) = try build()
+                        } catch {
+                            throw EndpointKitError.invalidRequest(endpoint: String(describing: endpointType), underlying: error)
+                        }
                         built.timeout = timeout
                         events.preparing(built.request)
                         if let form { temporaryFile = try Self.write(form, into: &built) }
