@@ -17,18 +17,29 @@ enum Allocations {
         guard let library = try interposer() else {
             return print("  skipped: could not build malloc-interposer's library")
         }
-        print("  client                          mallocs/request   KB/request   vs raw")
-        var raw: [String: Double] = [:]
-        for name in ["raw URLSession", "URLSessionClient async", "URLSessionClient completion", "raw AsyncHTTPClient", "AsyncHTTPClientClient async"] {
-            guard let (count, bytes) = try measure(name, library: library, baseURL: baseURL) else {
-                print("  " + name.padding(toLength: 30, withPad: " ", startingAt: 0) + "  failed")
+        print("  client                          mallocs/request   KB/request   vs raw   vs raw with the same response type")
+        var counts: [String: Double] = [:]
+        let rows: [(name: String, raw: String?, same: String?)] = [
+            ("raw URLSession", nil, nil),
+            ("raw URLSession, data delegate", nil, nil),
+            ("URLSessionClient async", "raw URLSession", "raw URLSession, data delegate"),
+            ("URLSessionClient completion", "raw URLSession", "raw URLSession, data delegate"),
+            ("raw AsyncHTTPClient", nil, nil),
+            ("raw AHC + HTTPURLResponse", nil, nil),
+            ("AsyncHTTPClientClient async", "raw AsyncHTTPClient", "raw AHC + HTTPURLResponse"),
+        ]
+        for row in rows {
+            guard let (count, bytes) = try measure(row.name, library: library, baseURL: baseURL) else {
+                print("  " + row.name.padding(toLength: 30, withPad: " ", startingAt: 0) + "  failed")
                 continue
             }
-            if name.hasPrefix("raw") { raw[name] = count }
-            let baseline = name.hasPrefix("AsyncHTTPClientClient") ? raw["raw AsyncHTTPClient"] : raw["raw URLSession"]
-            let extra = name.hasPrefix("raw") ? "" : baseline.map { String(format: "   %+.0f (%.2fx)", count - $0, count / max($0, 1)) } ?? ""
-            print("  " + name.padding(toLength: 30, withPad: " ", startingAt: 0)
-                + String(format: "%16.0f %12.1f", count, bytes / 1024) + extra)
+            counts[row.name] = count
+            func extra(over baseline: String?) -> String {
+                guard let base = baseline.flatMap({ counts[$0] }) else { return "" }
+                return String(format: "   %+4.0f (%.2fx)", count - base, count / max(base, 1))
+            }
+            print("  " + row.name.padding(toLength: 30, withPad: " ", startingAt: 0)
+                + String(format: "%16.0f %12.1f", count, bytes / 1024) + extra(over: row.raw) + extra(over: row.same))
         }
     }
 

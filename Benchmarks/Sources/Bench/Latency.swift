@@ -81,7 +81,7 @@ enum Latency {
                 let address = baseURL.absoluteString + "/" + path
                 let response = try await httpClient.execute(HTTPClientRequest(url: address), timeout: .seconds(30))
                 let body = try await response.body.collect(upTo: 16 << 20)
-                var fields: [String: String] = [:]
+                var fields = [String: String](minimumCapacity: response.headers.count)
                 for header in response.headers { fields[header.name] = header.value }
                 let head = URL(string: address).flatMap { url in
                     HTTPURLResponse(url: url, statusCode: Int(response.status.code), httpVersion: "HTTP/1.1", headerFields: fields)

@@ -230,16 +230,26 @@ struct AsyncHTTPClientTransport: Transport {
     private static let defaultHeaders = [("Accept", "*/*"), ("User-Agent", "EndpointKit (AsyncHTTPClient)")]
 
     private static func head(of response: HTTPClientResponse, url: URL) throws -> HTTPURLResponse {
-        var fields: [String: String] = [:]
+        var fields = [String: String](minimumCapacity: response.headers.count)
         for header in response.headers {
             fields[header.name] = fields[header.name].map { $0 + ", " + header.value } ?? header.value
         }
         guard
             let head = HTTPURLResponse(
-                url: url, statusCode: Int(response.status.code), httpVersion: "HTTP/\(response.version.major).\(response.version.minor)",
+                url: url, statusCode: Int(response.status.code), httpVersion: versionText(response.version),
                 headerFields: fields)
         else { throw EndpointKitError.invalidResponse(url: url) }
         return head
+    }
+
+    /// `HTTP/1.1` and the like; the common versions are written without building a string.
+    private static func versionText(_ version: HTTPVersion) -> String {
+        switch (version.major, version.minor) {
+        case (1, 1): "HTTP/1.1"
+        case (2, 0): "HTTP/2.0"
+        case (1, 0): "HTTP/1.0"
+        default: "HTTP/\(version.major).\(version.minor)"
+        }
     }
 
     /// The buffer's bytes as `Data`; a large buffer is shared, not copied.
