@@ -114,7 +114,9 @@ enum Latency {
 
     static func hammer(client name: String, baseURL: URL, seconds: Double, concurrency: Int) async throws {
         var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+        // BENCH_CONNECTIONS: AsyncHTTPClient's connections per host (64 by default here).
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
+            ProcessInfo.processInfo.environment["BENCH_CONNECTIONS"].flatMap(Int.init) ?? 64
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let ahcClient = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
         guard let contender = contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)

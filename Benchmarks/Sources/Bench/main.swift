@@ -5,6 +5,7 @@ import Foundation
 // bench hammer CLIENT SECONDS CONCURRENCY  small GETs at a concurrency: req/s and CPU µs per request
 //                                          (loop and hammer: BENCH_PATH="bytes?count=1048576" for 1 MB)
 // bench latency | allocations | cancellation | cache   one section of the table
+// bench burst COUNT --server URL          COUNT GETs at once, then with 2 in 3 cancelled
 // bench stress [COUNT]                    10,000 calls against a faulty server, random cancels
 // bench memory-child SCENARIO URL BYTES   one memory scenario (run by the table in a child)
 // bench alloc-child CLIENT URL COUNT       allocations of one client (run by the table in a child)
@@ -33,6 +34,10 @@ if let outside, positional.count == 4, positional[1] == "loop", let count = Int(
 }
 if let outside, positional.count == 5, positional[1] == "hammer", let seconds = Double(positional[3]), let concurrency = Int(positional[4]) {
     try await Latency.hammer(client: positional[2], baseURL: outside, seconds: seconds, concurrency: concurrency)
+    exit(0)
+}
+if let outside, positional.count >= 3, positional[1] == "burst", let count = Int(positional[2]) {
+    try await Burst.table(baseURL: outside, path: ProcessInfo.processInfo.environment["BENCH_PATH"] ?? "json", count: count)
     exit(0)
 }
 if let outside, positional.count >= 2, positional[1] == "latency" {

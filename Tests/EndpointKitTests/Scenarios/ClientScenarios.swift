@@ -49,7 +49,7 @@ struct ClientScenarios: Sendable {
             ("call identity", callIdentity),
         ] + [
             ("call events", callEvents),
-        ] + wireScenarios + cancellationScenarios + cachingScenarios + streamScenarios
+        ] + wireScenarios + cancellationScenarios + cachingScenarios + streamScenarios + overloadScenarios
     }
 
     /// Runs every scenario, each with a fresh server; failures name the scenario.

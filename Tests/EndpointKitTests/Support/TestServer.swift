@@ -42,9 +42,10 @@ final class TestServer: Sendable {
 
     /// Starts a server answering with `handler`; paths under `/ws/` also accept WebSocket
     /// upgrades (see ``WebSocketRoutes``). `tls`, when given, adds a TLS handler to each
-    /// connection first.
+    /// connection first; `gate`, when given, makes it take new connections as a server with a
+    /// few threads does (see ``AcceptGate``).
     static func start(
-        tls: (@Sendable (any Channel) throws -> Void)? = nil, _ handler: @escaping Handler
+        tls: (@Sendable (any Channel) throws -> Void)? = nil, gate: AcceptGate? = nil, _ handler: @escaping Handler
     ) async throws -> TestServer {
         let box = Guarded<TestServer?>(nil)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -54,12 +55,20 @@ final class TestServer: Sendable {
                 child.eventLoop.makeCompletedFuture {
                     guard let server = box.withLock({ $0 }) else { throw ChannelError.ioOnClosedChannel }
                     server.track(child)
+                    var responseEnded: (@Sendable () -> Void)?
+                    if let gate {
+                        let gateHandler = gate.handler()
+                        try child.pipeline.syncOperations.addHandler(gateHandler)
+                        let bound = NIOLoopBound(gateHandler, eventLoop: child.eventLoop)
+                        let loop = child.eventLoop
+                        responseEnded = { loop.execute { bound.value.responseEnded() } }
+                    }
                     try tls?(child)
                     try child.pipeline.syncOperations.configureHTTPServerPipeline(
                         withServerUpgrade: (upgraders: [WebSocketRoutes.upgrader(server)], completionHandler: { _ in }),
                         withErrorHandling: true)
                     try child.pipeline.syncOperations.addHandler(
-                        ConnectionHandler(server: server, handler: handler), name: ConnectionHandler.name)
+                        ConnectionHandler(server: server, handler: handler, responseEnded: responseEnded), name: ConnectionHandler.name)
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -234,9 +243,13 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var answeredEarly = false
     private let inFlight = Guarded(InFlight())
 
-    init(server: TestServer, handler: @escaping TestServer.Handler) {
+    /// Told when a response has been written (the server's ``AcceptGate`` frees its thread).
+    private let responseEnded: (@Sendable () -> Void)?
+
+    init(server: TestServer, handler: @escaping TestServer.Handler, responseEnded: (@Sendable () -> Void)? = nil) {
         self.server = server
         self.handler = handler
+        self.responseEnded = responseEnded
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -267,8 +280,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func run(_ request: ReceivedRequest, on channel: any Channel) {
         let inFlight = self.inFlight
         let handler = self.handler
+        let responseEnded = self.responseEnded
         let responder = Responder(channel: channel) {
             inFlight.withLock { $0 = InFlight() }
+            responseEnded?()
         } isIdle: {
             inFlight.withLock { $0.path == nil }
         }
