@@ -9,7 +9,8 @@ final class ClientScenarioTests: XCTestCase {
             makeClient: { url, options in
                 URLSessionClient(
                     baseURL: url, responseObserver: options.observer, monitors: options.monitors, retryPolicy: options.retryPolicy,
-                    timeout: options.timeout, maximumBodySize: options.maximumBodySize, cache: options.cache)
+                    timeout: options.timeout, maximumBodySize: options.maximumBodySize, cache: options.cache,
+                    overload: options.overload)
             },
             close: { ($0 as? URLSessionClient)?.invalidate() })
         #if canImport(FoundationNetworking)

@@ -64,6 +64,8 @@ public final class AsyncHTTPClientClient: Client {
     ///     `HTTPCookieStorage.shared` keeps them as `URLSessionClient` does, but on Linux it is
     ///     a file shared by every program built in the same configuration.
     ///   - cache: An `HTTPCache` that answers `GET`s by HTTP's rules; none by default.
+    ///   - overload: Retry budget, circuit breaker, concurrency limit and hedging
+    ///     (`OverloadPolicy`); a retry budget alone by default.
     ///   - logger: Where AsyncHTTPClient logs what it does for each request and its connection
     ///     pool (mostly at `.trace` and `.debug`), so those lines land with yours; none by
     ///     default. (EndpointKitTelemetry's `LoggingMonitor` logs the calls themselves.)
@@ -79,6 +81,7 @@ public final class AsyncHTTPClientClient: Client {
         tlsConfiguration: TLSConfiguration? = nil,
         cookieStorage: (any CookieStore)? = nil,
         cache: HTTPCache? = nil,
+        overload: OverloadPolicy = .default,
         logger: Logger? = nil
     ) {
         var configuration = Self.configuration
@@ -94,12 +97,12 @@ public final class AsyncHTTPClientClient: Client {
         self.completionQueue = completionQueue
         self.pipeline = Pipeline(
             requestAdapter: requestAdapter, responseObserver: responseObserver, monitors: monitors,
-            retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, cache: cache,
+            retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, cache: cache, overload: overload,
             transport: GuardedTransport(isShutDown: isShutDown, transport: AsyncHTTPClientTransport(httpClient: client, cookieStorage: cookieStorage, decompresses: httpClient == nil, logger: logger)))
     }
 
     /// Creates a client whose requests are resolved against `baseURL`; the other parameters are
-    /// those of ``init(requestAdapter:httpClient:completionQueue:responseObserver:monitors:retryPolicy:timeout:maximumBodySize:tlsConfiguration:cookieStorage:cache:logger:)``.
+    /// those of ``init(requestAdapter:httpClient:completionQueue:responseObserver:monitors:retryPolicy:timeout:maximumBodySize:tlsConfiguration:cookieStorage:cache:overload:logger:)``.
     public convenience init(
         baseURL: URL,
         httpClient: HTTPClient? = nil,
@@ -112,13 +115,14 @@ public final class AsyncHTTPClientClient: Client {
         tlsConfiguration: TLSConfiguration? = nil,
         cookieStorage: (any CookieStore)? = nil,
         cache: HTTPCache? = nil,
+        overload: OverloadPolicy = .default,
         logger: Logger? = nil
     ) {
         self.init(
             requestAdapter: BaseRequestAdapter(baseURL: baseURL), httpClient: httpClient,
             completionQueue: completionQueue, responseObserver: responseObserver, monitors: monitors,
             retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, tlsConfiguration: tlsConfiguration,
-            cookieStorage: cookieStorage, cache: cache, logger: logger)
+            cookieStorage: cookieStorage, cache: cache, overload: overload, logger: logger)
     }
 
     /// The configuration of an owned `HTTPClient`: EndpointKit follows redirects, bodies are

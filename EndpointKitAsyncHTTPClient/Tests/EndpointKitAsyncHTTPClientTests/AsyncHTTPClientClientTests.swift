@@ -24,7 +24,7 @@ final class AsyncHTTPClientClientTests: XCTestCase {
                 AsyncHTTPClientClient(
                     baseURL: url, responseObserver: options.observer, monitors: options.monitors, retryPolicy: options.retryPolicy,
                     timeout: options.timeout, maximumBodySize: options.maximumBodySize, cookieStorage: HTTPCookieStorage.shared,
-                    cache: options.cache)
+                    cache: options.cache, overload: options.overload)
             },
             close: { try? await ($0 as? AsyncHTTPClientClient)?.shutdown() })
         try await scenarios.runAll()

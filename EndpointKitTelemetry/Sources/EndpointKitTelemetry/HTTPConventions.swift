@@ -14,6 +14,12 @@ enum HTTPConventions {
 
     /// `http.request.method`: the request's method, or `_OTHER` with the method as sent in
     /// `original` (for `http.request.method_original`) when it is not one of the standard nine.
+    /// `server.address` and `server.port` of an overload decision's `host:port`.
+    static func server(_ host: String) -> (address: String, port: String) {
+        guard let colon = host.lastIndex(of: ":") else { return (host, "") }
+        return (String(host[..<colon]), String(host[host.index(after: colon)...]))
+    }
+
     static func method(_ request: URLRequest?) -> (name: String, original: String?) {
         let method = request?.httpMethod ?? "GET"
         return knownMethods.contains(method) ? (method, nil) : ("_OTHER", method)

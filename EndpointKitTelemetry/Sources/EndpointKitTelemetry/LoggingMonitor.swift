@@ -51,6 +51,47 @@ public struct LoggingMonitor: CallMonitor {
         logger.notice("\(Self.line(event.request, event.response, event.reason)); retrying", metadata: metadata)
     }
 
+    /// Logs what the client's overload policy decided: at `.warning` when a circuit opens,
+    /// `.notice` when a call or retry is refused, `.info` when a circuit closes, `.debug` for a
+    /// wait in a queue, a hedge or a probe.
+    public func overloadDecision(_ event: OverloadDecision) {
+        let level: Logger.Level =
+            switch event.kind {
+            case .circuitOpened: .warning
+            case .retryRefused, .retryPastDeadline, .circuitRejected, .queueFull, .hedgeRefused: .notice
+            case .circuitClosed: .info
+            case .queued, .hedged, .circuitProbe: .debug
+            }
+        guard logger.logLevel <= level else { return }
+        let server = HTTPConventions.server(event.host)
+        var metadata: Logger.Metadata = [
+            "overload.decision": .string(event.kind.rawValue), "server.address": .string(server.address),
+            "server.port": .string(server.port),
+        ]
+        if let call = event.call {
+            metadata["call.id"] = .stringConvertible(call.id)
+            metadata["call.endpoint"] = .stringConvertible(EndpointName(type: call.endpointType))
+            metadata["call.attempt"] = .stringConvertible(call.attempt)
+        }
+        if let seconds = event.seconds { metadata["overload.seconds"] = .stringConvertible((seconds * 1000).rounded() / 1000) }
+        logger.log(level: level, "\(Self.sentence(event.kind)) (\(event.host))", metadata: metadata)
+    }
+
+    private static func sentence(_ kind: OverloadDecision.Kind) -> String {
+        switch kind {
+        case .retryRefused: "Retry not sent: the retry budget is spent"
+        case .retryPastDeadline: "Retry not sent: it could not end before the call's deadline"
+        case .circuitRejected: "Call not sent: the circuit is open"
+        case .circuitOpened: "Circuit opened after repeated failures"
+        case .circuitProbe: "Call sent as a probe of a half-open circuit"
+        case .circuitClosed: "Circuit closed: the host answers again"
+        case .queued: "Call waited for the host's concurrency limit"
+        case .queueFull: "Call not sent: the host's queue is full"
+        case .hedged: "Second attempt sent: the first is late"
+        case .hedgeRefused: "Hedge not sent: the retry budget is spent"
+        }
+    }
+
     /// Logs the call's outcome.
     public func callFinished(_ event: CallFinished) {
         let level = Self.level(event.response?.statusCode, event.error)

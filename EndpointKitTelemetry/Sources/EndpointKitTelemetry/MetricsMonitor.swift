@@ -14,7 +14,9 @@ import Metrics
 ///   percentiles are readable for calls of a few milliseconds;
 /// - `http.client.request.body.size` and `http.client.response.body.size`, bytes (a `Recorder`
 ///   that aggregates);
-/// - `http.client.active_requests`, a `Meter` up while an attempt runs.
+/// - `http.client.active_requests`, a `Meter` up while an attempt runs;
+/// - `endpointkit.client.overload.decisions`, a `Counter` of what the client's overload policy
+///   decided (retries refused, circuits opened, calls queued or refused, hedges), by decision.
 ///
 /// Dimensions, few values each by construction (never a URL or a path): `http.request.method`
 /// (`_OTHER` for a non-standard one), `server.address`, `server.port`, and when known
@@ -53,6 +55,18 @@ public struct MetricsMonitor: CallMonitor {
         }
         Recorder(label: "http.client.response.body.size", dimensions: dimensions, aggregate: true, factory: factory)
             .record(event.bytesReceived)
+    }
+
+    /// Counts the decision in `endpointkit.client.overload.decisions`, by `overload.decision`
+    /// (``EndpointKit/OverloadDecision/Kind``'s raw value), `server.address` and `server.port`.
+    public func overloadDecision(_ event: OverloadDecision) {
+        let server = HTTPConventions.server(event.host)
+        Counter(
+            label: "endpointkit.client.overload.decisions",
+            dimensions: [
+                ("overload.decision", event.kind.rawValue), ("server.address", server.address), ("server.port", server.port),
+            ], factory: factory
+        ).increment()
     }
 
     private static func server(_ request: URLRequest) -> [(String, String)] {

@@ -91,6 +91,20 @@ public final class TracingMonitor: CallMonitor {
         spans.withLock { $0[event.call.id]?.span }?.addEvent(SpanEvent(name: "http.attempt.failed", attributes: attributes))
     }
 
+    /// Adds an `endpointkit.overload` event to the call's span: `overload.decision` (the
+    /// kind's raw value), `server.address`, `server.port`, and `overload.seconds` when the
+    /// decision involves a time.
+    public func overloadDecision(_ event: OverloadDecision) {
+        guard let call = event.call else { return }
+        let server = HTTPConventions.server(event.host)
+        var attributes: SpanAttributes = [
+            "overload.decision": .string(event.kind.rawValue), "server.address": .string(server.address),
+        ]
+        if let port = Int(server.port) { attributes["server.port"] = port }
+        if let seconds = event.seconds { attributes["overload.seconds"] = seconds }
+        spans.withLock { $0[call.id]?.span }?.addEvent(SpanEvent(name: "endpointkit.overload", attributes: attributes))
+    }
+
     /// Ends the call's span with its outcome.
     public func callFinished(_ event: CallFinished) {
         guard let call = spans.withLock({ $0.removeValue(forKey: event.call.id) }) else { return }

@@ -23,6 +23,12 @@ public struct CallContext: Sendable {
     public let attempt: Int
     /// The endpoint's type; see ``endpoint``.
     public let endpointType: any Any.Type
+    /// The time by which the call must be done: ``CallDeadline/current`` when it started, or
+    /// `nil` for none.
+    public let deadline: CallDeadline?
+
+    /// Seconds left until the call's ``deadline`` (0 once it has passed), or `nil` for none.
+    public var remainingTime: TimeInterval? { deadline?.remaining }
 
     /// The endpoint's type name, such as `GetBookEndpoint`.
     public var endpoint: String { String(describing: endpointType) }
@@ -38,26 +44,29 @@ public struct CallContext: Sendable {
 
     /// A new call of `endpointType`, at its first attempt.
     init(endpointType: any Any.Type) {
-        self.init(id: Self.nextID(), startedAt: Date(), attempt: 1, endpointType: endpointType)
+        self.init(
+            id: Self.nextID(), startedAt: Date(), attempt: 1, endpointType: endpointType, uptime: Self.now,
+            deadline: CallDeadline.current)
     }
 
     /// A context for tests of code that reads ``current`` (bind it with
     /// `CallContext.$current.withValue(_:operation:)`).
-    public init(id: UUID, startedAt: Date, attempt: Int, endpointType: any Any.Type) {
-        self.init(id: id, startedAt: startedAt, attempt: attempt, endpointType: endpointType, uptime: Self.now)
+    public init(id: UUID, startedAt: Date, attempt: Int, endpointType: any Any.Type, deadline: CallDeadline? = nil) {
+        self.init(id: id, startedAt: startedAt, attempt: attempt, endpointType: endpointType, uptime: Self.now, deadline: deadline)
     }
 
-    private init(id: UUID, startedAt: Date, attempt: Int, endpointType: any Any.Type, uptime: UInt64) {
+    private init(id: UUID, startedAt: Date, attempt: Int, endpointType: any Any.Type, uptime: UInt64, deadline: CallDeadline?) {
         self.id = id
         self.startedAt = startedAt
         self.attempt = attempt
         self.endpointType = endpointType
         self.uptime = uptime
+        self.deadline = deadline
     }
 
     /// The same call at attempt `attempt`.
     func at(attempt: Int) -> CallContext {
-        CallContext(id: id, startedAt: startedAt, attempt: attempt, endpointType: endpointType, uptime: uptime)
+        CallContext(id: id, startedAt: startedAt, attempt: attempt, endpointType: endpointType, uptime: uptime, deadline: deadline)
     }
 
     /// Now, in nanoseconds of uptime.

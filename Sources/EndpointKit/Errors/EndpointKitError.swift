@@ -58,6 +58,12 @@ public enum EndpointKitError: Error, CustomStringConvertible, CustomDebugStringC
     /// A WebSocket is closing or closed, so nothing more can be sent; `code` is how it closed,
     /// when known.
     case webSocketClosed(url: URL?, code: WebSocketCloseCode?)
+    /// The circuit of `host` (host and port) is open after its recent failures
+    /// (``CircuitBreaker``): the call was not sent. A probe is let through at `until`.
+    case circuitOpen(host: String, until: Date)
+    /// `host` (host and port) already has `limit` calls in flight and its queue is full
+    /// (``ConcurrencyLimit``): the call was not sent.
+    case tooManyCalls(host: String, limit: Int)
 
     /// The HTTP status code, when the server answered.
     public var statusCode: Int? {
@@ -115,6 +121,10 @@ public enum EndpointKitError: Error, CustomStringConvertible, CustomDebugStringC
             "WebSocket to \(Self.name(url)) cannot be opened by this client here: \(reason)"
         case .webSocketClosed(let url, let code):
             "WebSocket to \(Self.name(url)) is closed\(code.map { " (code \($0))" } ?? "")"
+        case .circuitOpen(let host, let until):
+            "Circuit to \(host) is open after its recent failures: not sent; a probe is let through in \(Self.seconds(max(0, until.timeIntervalSinceNow)))"
+        case .tooManyCalls(let host, let limit):
+            "\(host) already has \(limit) calls in flight and its queue is full: not sent"
         }
     }
 

@@ -36,6 +36,10 @@ public protocol CallMonitor: Sendable {
     func retryScheduled(_ event: RetryScheduled)
     /// The call ended, with its content or its error; the caller is told next.
     func callFinished(_ event: CallFinished)
+    /// The client's ``OverloadPolicy`` decided something for the call: a retry refused, a
+    /// circuit opened or closed, a wait in a host's queue, a hedge sent. Told when it happens,
+    /// between the call's other events.
+    func overloadDecision(_ event: OverloadDecision)
 }
 
 extension CallMonitor {
@@ -53,4 +57,6 @@ extension CallMonitor {
     public func retryScheduled(_ event: RetryScheduled) {}
     /// Does nothing.
     public func callFinished(_ event: CallFinished) {}
+    /// Does nothing.
+    public func overloadDecision(_ event: OverloadDecision) {}
 }

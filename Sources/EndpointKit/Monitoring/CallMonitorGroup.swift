@@ -43,6 +43,11 @@ public struct CallMonitorGroup: CallMonitor {
         for monitor in monitors { monitor.callFinished(event) }
     }
 
+    /// Tells each monitor.
+    public func overloadDecision(_ event: OverloadDecision) {
+        for monitor in monitors { monitor.overloadDecision(event) }
+    }
+
     /// The one monitor for `observer` and `monitors`, or `nil` when there is none: then a
     /// call makes no event at all.
     static func combining(_ observer: ResponseObserver?, _ monitors: [any CallMonitor]) -> (any CallMonitor)? {

@@ -49,6 +49,15 @@ extension Pipeline {
 
     /// Removes framing headers the transport sets itself: a manual `Content-Length` next to a
     /// body makes Foundation on Linux send an invalid request that hangs.
+    /// The attempt's time limit within the call's `deadline`: the smaller of its own and the
+    /// time left. Throws ``EndpointKitError/timedOut(url:limit:)`` (naming the time the call
+    /// had, `elapsed`) once none is left.
+    static func limit(_ outgoing: Outgoing, by deadline: CallDeadline, elapsed: TimeInterval) throws -> TimeInterval {
+        let remaining = deadline.remaining
+        guard remaining > 0 else { throw EndpointKitError.timedOut(url: outgoing.request.url, limit: elapsed) }
+        return min(outgoing.timeout ?? remaining, remaining)
+    }
+
     static func prepared(_ outgoing: Outgoing) -> Outgoing {
         var outgoing = outgoing
         // Foundation's idle timeout takes whole seconds (0 would mean none); keep it past ours.

@@ -14,20 +14,25 @@ import Foundation
     let timeout: TimeInterval?
     let maximumBodySize: Int
     let transport: any Transport
+    /// The client's ``OverloadPolicy`` at work.
+    let overload: OverloadGuard
 
-    /// Creates a pipeline over `transport` with a client's settings; with a `cache`, every
-    /// request is answered through it (``CachingTransport``).
+    /// Creates a pipeline over `transport` with a client's settings: the `overload` policy
+    /// guards each request sent (``OverloadTransport``), and with a `cache` every request is
+    /// answered through it first (``CachingTransport``).
     public init(
         requestAdapter: any RequestAdapter, responseObserver: ResponseObserver?, monitors: [any CallMonitor] = [],
         retryPolicy: RetryPolicy, timeout: TimeInterval?, maximumBodySize: Int, cache: HTTPCache? = nil,
-        transport: any Transport
+        overload: OverloadPolicy = .default, transport: any Transport
     ) {
         self.requestAdapter = requestAdapter
         self.monitor = CallMonitorGroup.combining(responseObserver, monitors)
         self.retryPolicy = retryPolicy
         self.timeout = timeout
         self.maximumBodySize = maximumBodySize
-        self.transport = cache.map { CachingTransport(cache: $0, transport: transport) } ?? transport
+        self.overload = OverloadGuard(overload, monitor: monitor)
+        let guarded = self.overload.guardsTransport ? OverloadTransport(overload: self.overload, transport: transport) : transport
+        self.transport = cache.map { CachingTransport(cache: $0, transport: guarded) } ?? guarded
     }
 
     /// Runs one call of a request, upload or download endpoint to its end: each attempt sends
@@ -68,6 +73,8 @@ import Foundation
         attempt: (Outgoing, inout AttemptRecord, inout CallEvents) async throws -> Result
     ) async throws -> Result {
         var events = CallEvents(monitor: monitor, call: CallContext(endpointType: endpointType))
+        overload.budget?.deposit()
+        let deadline = events.call.deadline
         var temporaryFile: URL?
         defer { temporaryFile.map { try? FileManager.default.removeItem(at: $0) } }
         let timeout = settings.timeout ?? self.timeout
@@ -91,6 +98,7 @@ import Foundation
                         base = built
                     }
                     guard var outgoing = base else { throw CancellationError() }
+                    if let deadline { outgoing.timeout = try Self.limit(outgoing, by: deadline, elapsed: context.elapsed) }
                     record.request = outgoing.request
                     events.preparing(outgoing.request)
                     try Task.checkCancellation()
@@ -113,7 +121,9 @@ import Foundation
                         do {
                             let delay = try await retryDelay(
                                 settings, request: request, response: record.received?.response, error: error, attempt: number)
-                            if let delay {
+                            if let delay, let refusal = overload.refusal(ofRetryAfter: delay, deadline: deadline, url: request.url) {
+                                overload.tell(refusal, host: OverloadGuard.host(of: request.url), seconds: delay)
+                            } else if let delay {
                                 events.retryScheduled(after: delay, reason: error)
                                 if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
                                 number += 1

@@ -43,6 +43,9 @@ open class URLSessionClient: Client, @unchecked Sendable {
     /// Answers `GET`s from stored responses by HTTP's caching rules, when given; `nil` (the
     /// default) caches nothing.
     public let cache: HTTPCache?
+    /// How the client protects itself and the services it calls under failure and load; by
+    /// default a retry budget alone (``OverloadPolicy/default``).
+    public let overload: OverloadPolicy
 
     let session: URLSession
     let delegate: SessionDelegate
@@ -63,6 +66,8 @@ open class URLSessionClient: Client, @unchecked Sendable {
     ///   - maximumBodySize: The largest body kept in memory; 100 MiB by default.
     ///   - cache: An ``HTTPCache`` that answers `GET`s by HTTP's rules; none by default. With
     ///     one, Foundation's `URLCache` is off on every platform, so nothing is cached twice.
+    ///   - overload: Retry budget, circuit breaker, concurrency limit and hedging
+    ///     (``OverloadPolicy``); a retry budget alone by default.
     public init(
         requestAdapter: any RequestAdapter,
         configuration: URLSessionConfiguration = .endpointKitDefault,
@@ -72,9 +77,11 @@ open class URLSessionClient: Client, @unchecked Sendable {
         retryPolicy: RetryPolicy = .none,
         timeout: TimeInterval? = nil,
         maximumBodySize: Int = 100 << 20,
-        cache: HTTPCache? = nil
+        cache: HTTPCache? = nil,
+        overload: OverloadPolicy = .default
     ) {
         self.requestAdapter = requestAdapter
+        self.overload = overload
         self.completionQueue = completionQueue
         self.responseObserver = responseObserver
         self.monitors = monitors
@@ -93,7 +100,7 @@ open class URLSessionClient: Client, @unchecked Sendable {
         self.session = session
         self.pipeline = Pipeline(
             requestAdapter: requestAdapter, responseObserver: responseObserver, monitors: monitors,
-            retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, cache: cache,
+            retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, cache: cache, overload: overload,
             transport: URLSessionTransport(session: session, delegate: delegate))
     }
 
@@ -107,12 +114,13 @@ open class URLSessionClient: Client, @unchecked Sendable {
         retryPolicy: RetryPolicy = .none,
         timeout: TimeInterval? = nil,
         maximumBodySize: Int = 100 << 20,
-        cache: HTTPCache? = nil
+        cache: HTTPCache? = nil,
+        overload: OverloadPolicy = .default
     ) {
         self.init(
             requestAdapter: BaseRequestAdapter(baseURL: baseURL), configuration: configuration,
             completionQueue: completionQueue, responseObserver: responseObserver, monitors: monitors,
-            retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, cache: cache)
+            retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, cache: cache, overload: overload)
     }
 
     /// `configuration`, or a copy of it without a `URLCache` on Linux, or when `replaced`.

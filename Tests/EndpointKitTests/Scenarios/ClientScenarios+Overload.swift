@@ -11,7 +11,9 @@ import XCTest
 extension ClientScenarios {
     var overloadScenarios: [(String, @Sendable (TestServer, FaultRoutes) async throws -> Void)] {
         [
-            ("burst against a server with few threads", burstAgainstFewThreads)
+            ("burst against a server with few threads", burstAgainstFewThreads),
+            ("retry budget", retryBudget), ("circuit breaker", circuitBreaker),
+            ("concurrency limit", concurrencyLimit), ("deadline", deadline), ("hedging", hedging),
         ]
     }
 
@@ -64,5 +66,199 @@ extension ClientScenarios {
             throw error
         }
         await server.shutdown()
+    }
+
+    /// Outcomes of `count` calls made at once, by error kind ("ok" for success).
+    private func outcomes<E: Endpoint>(
+        of count: Int, _ client: any Client, _ endpoint: @escaping @Sendable (Int) -> E
+    ) async -> [String: Int] where E.Content: Sendable {
+        await withTaskGroup(of: String.self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    do {
+                        _ = try await client.request(endpoint(index))
+                        return "ok"
+                    } catch {
+                        return Self.kind(of: error)
+                    }
+                }
+            }
+            return await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
+        }
+    }
+
+    static func kind(of error: any Error) -> String {
+        switch error {
+        case is CancellationError: "cancelled"
+        case EndpointKitError.unacceptableStatus(let failure): "\(failure.statusCode)"
+        case EndpointKitError.circuitOpen: "circuit open"
+        case EndpointKitError.tooManyCalls: "too many calls"
+        case EndpointKitError.timedOut: "timed out"
+        default: "\(error)"
+        }
+    }
+
+    /// 100 calls at once to an endpoint that always answers 503, with 3 attempts each: with no
+    /// budget 300 requests reach the server; with a budget of 20 % (no floor), at most 120, and
+    /// each refused retry is an event.
+    func retryBudget(_ server: TestServer, _ faults: FaultRoutes) async throws {
+        let always503 = { @Sendable (_: Int) in AttemptEndpoint(path: "/flaky?key=down&fail=100000", retryPolicy: .fast) }
+        try await with(server, Options(overload: .none)) { client in
+            let outcomes = await self.outcomes(of: 100, client, always503)
+            XCTAssertEqual(outcomes, ["503": 100], name)
+        }
+        XCTAssertEqual(faults.count("down"), 300, "\(name): without a budget every call is tried 3 times")
+        let log = EventLog()
+        let budget = OverloadPolicy(retryBudget: RetryBudget(ratio: 0.2, minimumPerSecond: 0))
+        try await with(server, Options(monitors: [log], overload: budget)) { client in
+            let outcomes = await self.outcomes(of: 100, client, always503)
+            XCTAssertEqual(outcomes, ["503": 100], name)
+        }
+        let sent = faults.count("down") - 300
+        let retries = log.lines.filter { $0.hasPrefix("retry ") }.count
+        let refused = log.lines.filter { $0 == "overload retry_refused" }.count
+        XCTAssertEqual(sent, 100 + retries, name)
+        XCTAssertLessThanOrEqual(retries, 20, "\(name): retries beyond 20 % of 100 calls")
+        XCTAssertGreaterThanOrEqual(refused, 80, "\(name): every call past the budget is told why")
+    }
+
+    /// A host that fails: after 5 failed calls of 10 (ratio 0.5, at least 5 calls) the circuit
+    /// opens and the next calls fail at once, unsent; after the open time one probe goes, the
+    /// host has recovered, the circuit closes and calls go again. 4xx answers never open it.
+    func circuitBreaker(_ server: TestServer, _ faults: FaultRoutes) async throws {
+        let log = EventLog()
+        let breaker = CircuitBreaker(failureRatio: 0.5, minimumCalls: 5, window: 10, openDuration: 0.5)
+        try await with(server, Options(monitors: [log], overload: OverloadPolicy(circuitBreaker: breaker))) { client in
+            for _ in 0..<20 {
+                _ = try? await client.request(AttemptEndpoint(path: "/flaky?key=missing&fail=100&status=404"))
+            }
+        }
+        XCTAssertEqual(faults.count("missing"), 20, name)
+        XCTAssertFalse(log.lines.contains("overload circuit_opened"), "\(name): 4xx opened the circuit")
+        try await with(server, Options(monitors: [log], overload: OverloadPolicy(circuitBreaker: breaker))) { client in
+            var kinds: [String] = []
+            for _ in 0..<12 {
+                do {
+                    _ = try await client.request(AttemptEndpoint(path: "/flaky?key=cb&fail=5"))
+                    kinds.append("ok")
+                } catch {
+                    kinds.append(Self.kind(of: error))
+                    if case EndpointKitError.circuitOpen(let host, let until) = error {
+                        XCTAssertEqual(host, "127.0.0.1:\(server.port)", name)
+                        XCTAssertGreaterThan(until, Date(), name)
+                        XCTAssertTrue("\(error)".contains("127.0.0.1"), name)
+                    }
+                }
+            }
+            XCTAssertEqual(kinds, Array(repeating: "503", count: 5) + Array(repeating: "circuit open", count: 7), name)
+            XCTAssertEqual(faults.count("cb"), 5, "\(name): an open circuit sends nothing")
+            try await Task.sleep(nanoseconds: 600_000_000)
+            let probe = try await client.request(AttemptEndpoint(path: "/flaky?key=cb&fail=5"))
+            XCTAssertEqual(probe.attempt, 6, name)
+            _ = try await client.request(AttemptEndpoint(path: "/flaky?key=cb&fail=5"))
+            XCTAssertEqual(faults.count("cb"), 7, name)
+        }
+        let decisions = log.lines.filter { $0.hasPrefix("overload") }
+        XCTAssertEqual(
+            decisions,
+            ["overload circuit_opened"] + Array(repeating: "overload circuit_rejected", count: 7)
+                + ["overload circuit_probe", "overload circuit_closed"], name)
+    }
+
+    /// At most 2 calls in flight and 3 waiting: of 10 slow calls at once, 5 fail at once with
+    /// `tooManyCalls`, the rest succeed, and the server never has more than 2 at a time. A
+    /// waiting call that is cancelled leaves the queue at once.
+    func concurrencyLimit(_ server: TestServer, _ faults: FaultRoutes) async throws {
+        let log = EventLog()
+        let limit = OverloadPolicy(concurrencyLimit: ConcurrencyLimit(maximumInFlight: 2, maximumQueued: 3))
+        try await with(server, Options(monitors: [log], overload: limit)) { client in
+            let outcomes = await self.outcomes(of: 10, client) { index in
+                AttemptEndpoint(path: "/hold?key=bulkhead\(index)&seconds=0.2")
+            }
+            XCTAssertEqual(outcomes, ["ok": 5, "too many calls": 5], name)
+            XCTAssertEqual(faults.mostHeld, 2, "\(name): the server had more than 2 calls at a time")
+            XCTAssertEqual(log.lines.filter { $0 == "overload queue_full" }.count, 5, name)
+            XCTAssertEqual(log.lines.filter { $0 == "overload queued" }.count, 3, name)
+            // Two calls hold the host; a third waits and is cancelled: it ends at once.
+            let holders = (0..<2).map { index in
+                Task { try await client.request(AttemptEndpoint(path: "/hold?key=holder\(index)&seconds=1")) }
+            }
+            try await Task.sleep(nanoseconds: 100_000_000)
+            let waiter = Task { try await client.request(AttemptEndpoint(path: "/hold?key=waiter&seconds=0")) }
+            try await Task.sleep(nanoseconds: 100_000_000)
+            let start = Date()
+            waiter.cancel()
+            let result = await waiter.result
+            XCTAssertLessThan(Date().timeIntervalSince(start), 0.5, "\(name): a cancelled waiter stayed in the queue")
+            if case .success = result { XCTFail("\(name): the cancelled waiter was sent") }
+            XCTAssertEqual(faults.count("waiter"), 0, name)
+            for holder in holders { _ = try await holder.value }
+            // The places are all free again.
+            let after = await self.outcomes(of: 5, client) { index in AttemptEndpoint(path: "/hold?key=after\(index)&seconds=0") }
+            XCTAssertEqual(after, ["ok": 5], name)
+        }
+    }
+
+    /// A call with a deadline: a retry whose wait (the server's `Retry-After`) would end past
+    /// it is not begun, and an attempt does not run past it. The call's context tells how much
+    /// time is left.
+    func deadline(_ server: TestServer, _ faults: FaultRoutes) async throws {
+        let log = EventLog()
+        try await with(server, Options(monitors: [log], retryPolicy: .fast)) { client in
+            let start = Date()
+            do {
+                _ = try await CallDeadline.within(0.5) {
+                    try await client.request(AttemptEndpoint(path: "/flaky?key=late&fail=1&retry_after=2"))
+                }
+                XCTFail("\(name): retried past the deadline")
+            } catch {
+                XCTAssertEqual(Self.kind(of: error), "503", name)
+            }
+            XCTAssertLessThan(Date().timeIntervalSince(start), 1, name)
+            XCTAssertEqual(faults.count("late"), 1, name)
+            XCTAssertTrue(log.lines.contains("overload retry_past_deadline"), "\(name): \(log.lines)")
+            // An attempt is cut at the deadline, whatever its own timeout.
+            do {
+                _ = try await CallDeadline.within(0.3) {
+                    try await client.request(AttemptEndpoint(path: "/hold?key=stall&seconds=5", timeout: 30))
+                }
+                XCTFail("\(name): ran past the deadline")
+            } catch {
+                XCTAssertEqual(Self.kind(of: error), "timed out", name)
+            }
+        }
+        // The call's context tells how much time is left.
+        let remaining = Guarded<TimeInterval?>(nil)
+        let observer: ResponseObserver = { _, _, _, _ in remaining.withLock { $0 = CallContext.current?.remainingTime } }
+        try await with(server, Options(observer: observer)) { client in
+            _ = try await CallDeadline.within(5) {
+                try await client.request(AttemptEndpoint(path: "/hold?key=quick&seconds=0"))
+            }
+            let left = remaining.withLock { $0 } ?? 0
+            XCTAssertTrue(left > 4 && left <= 5, "\(name): \(left) s left")
+            _ = try await client.request(AttemptEndpoint(path: "/hold?key=quick&seconds=0"))
+            XCTAssertNil(remaining.withLock { $0 }, "\(name): a call without a deadline has no time left")
+        }
+    }
+
+    /// With a hedge after 0.1 s, a call whose first answer would take 3 s is answered by the
+    /// second attempt: 2 requests reach the server, the first one's connection is closed, and
+    /// the hedge is an event.
+    func hedging(_ server: TestServer, _ faults: FaultRoutes) async throws {
+        let log = EventLog()
+        let hedged = OverloadPolicy(hedging: HedgingPolicy(delay: .fixed(0.1)))
+        try await with(server, Options(monitors: [log], overload: hedged)) { client in
+            let start = Date()
+            let answer = try await client.request(AttemptEndpoint(path: "/hold?key=tail&seconds=3&slow=1"))
+            XCTAssertEqual(answer.attempt, 2, name)
+            XCTAssertLessThan(Date().timeIntervalSince(start), 2, name)
+            XCTAssertEqual(faults.count("tail"), 2, name)
+            XCTAssertTrue(log.lines.contains("overload hedged"), name)
+            let closed = await server.waitForDisconnect(of: "/hold")
+            XCTAssertTrue(closed, "\(name): the losing attempt's connection stayed open")
+            // A call answered before the delay is never hedged.
+            _ = try await client.request(AttemptEndpoint(path: "/hold?key=fast&seconds=0"))
+            XCTAssertEqual(faults.count("fast"), 1, name)
+        }
     }
 }

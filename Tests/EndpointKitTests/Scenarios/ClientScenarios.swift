@@ -18,6 +18,7 @@ struct ClientScenarios: Sendable {
         var timeout: TimeInterval?
         var maximumBodySize = 100 << 20
         var cache: HTTPCache?
+        var overload: OverloadPolicy = .default
     }
 
     typealias MakeClient = @Sendable (URL, Options) -> any Client

@@ -75,4 +75,11 @@ final class EventLog: CallMonitor {
     func callFinished(_ event: CallFinished) {
         add(event.call, "end \(Self.describe(event.response, event.error))" + (event.duration >= 0 ? "" : " negative duration"))
     }
+
+    func overloadDecision(_ event: OverloadDecision) {
+        guard let call = event.call else {
+            return box.withLock { $0.append((UUID(), "overload \(event.kind.rawValue) outside a call")) }
+        }
+        add(call, "overload \(event.kind.rawValue)")
+    }
 }

@@ -17,6 +17,10 @@ final class FaultRoutes: Sendable {
 
     func count(_ key: String) -> Int { counts.withLock { $0[key, default: 0] } }
 
+    /// `/hold` requests being answered now, and the most at once.
+    private let held = Guarded((now: 0, most: 0))
+    var mostHeld: Int { held.withLock { $0.most } }
+
     var handler: TestServer.Handler {
         { [self] request, response in
             let query = request.queryItems
@@ -34,6 +38,13 @@ final class FaultRoutes: Sendable {
                     return try await response.send(
                         status: Int(query["status"] ?? "") ?? 503, headers: headers, body: Data("busy".utf8))
                 }
+                try await response.sendJSON(["attempt": seen, "received": request.body.count])
+            case "/hold":
+                // Answers after `seconds` (only the first `slow` requests of its key, when given).
+                held.withLock { $0 = (now: $0.now + 1, most: max($0.most, $0.now + 1)) }
+                defer { held.withLock { $0.now -= 1 } }
+                let slow = Int(query["slow"] ?? "") ?? .max
+                if seen <= slow { try await Task.sleep(nanoseconds: UInt64((Double(query["seconds"] ?? "") ?? 10) * 1e9)) }
                 try await response.sendJSON(["attempt": seen, "received": request.body.count])
             case "/reset-first":
                 if seen <= failures { return await response.reset() }

@@ -1,0 +1,103 @@
+import Foundation
+
+/// The ``CircuitBreaker`` of each host a client calls.
+final class CircuitBoard: Sendable {
+    /// Whether a call may go, and as what.
+    enum Admission: Equatable {
+        /// The circuit is closed.
+        case pass
+        /// The circuit is half-open and this call probes it.
+        case probe
+        /// The circuit is open until this uptime (nanoseconds).
+        case reject(until: UInt64)
+    }
+
+    /// How a call ended, as the breaker counts it.
+    enum Outcome {
+        case success, failure, uncounted
+    }
+
+    /// A change of state a call's outcome caused.
+    enum Transition {
+        case opened, closed
+    }
+
+    private enum State {
+        case closed(SlidingWindow, consecutive: Int)
+        case open(until: UInt64)
+        case halfOpen(inFlight: Int, succeeded: Int)
+    }
+
+    let breaker: CircuitBreaker
+    private let states = Locked<[String: State]>([:])
+
+    init(_ breaker: CircuitBreaker) {
+        self.breaker = breaker
+    }
+
+    /// Whether a call to `host` may go now.
+    func admit(_ host: String, now: UInt64 = CallContext.now) -> Admission {
+        states.withLock { states in
+            switch states[host] {
+            case nil, .closed: return .pass
+            case .open(let until):
+                guard now >= until else { return .reject(until: until) }
+                states[host] = .halfOpen(inFlight: 1, succeeded: 0)
+                return .probe
+            case .halfOpen(let inFlight, let succeeded):
+                guard inFlight + succeeded < breaker.probes else {
+                    return .reject(until: now + UInt64(breaker.openDuration * 1e9) / 10)
+                }
+                states[host] = .halfOpen(inFlight: inFlight + 1, succeeded: succeeded)
+                return .probe
+            }
+        }
+    }
+
+    /// Counts how a call admitted as `admission` ended.
+    func record(_ outcome: Outcome, host: String, admission: Admission, now: UInt64 = CallContext.now) -> Transition? {
+        states.withLock { states in
+            switch (states[host], admission) {
+            case (.halfOpen(let inFlight, let succeeded), .probe):
+                switch outcome {
+                case .failure:
+                    states[host] = .open(until: now + UInt64(breaker.openDuration * 1e9))
+                    return .opened
+                case .uncounted:
+                    states[host] = .halfOpen(inFlight: inFlight - 1, succeeded: succeeded)
+                    return nil
+                case .success:
+                    guard succeeded + 1 >= breaker.probes else {
+                        states[host] = .halfOpen(inFlight: inFlight - 1, succeeded: succeeded + 1)
+                        return nil
+                    }
+                    states[host] = .closed(SlidingWindow(window: breaker.window), consecutive: 0)
+                    return .closed
+                }
+            case (let state, .pass):
+                guard outcome != .uncounted else { return nil }
+                var (window, consecutive) = (SlidingWindow(window: breaker.window), 0)
+                if case .closed(let kept, let count) = state {
+                    (window, consecutive) = (kept, count)
+                } else if state != nil {
+                    return nil  // the circuit opened while this call was in flight
+                }
+                let failed = outcome == .failure
+                window.add(first: failed ? 0 : 1, second: failed ? 1 : 0, now: now)
+                consecutive = failed ? consecutive + 1 : 0
+                let (successes, failures) = window.totals(now: now)
+                let total = successes + failures
+                let byRatio = total >= Double(breaker.minimumCalls) && failures / max(total, 1) >= breaker.failureRatio
+                let byRun = breaker.consecutiveFailures.map { consecutive >= $0 } ?? false
+                if failed, byRatio || byRun {
+                    states[host] = .open(until: now + UInt64(breaker.openDuration * 1e9))
+                    return .opened
+                }
+                states[host] = .closed(window, consecutive: consecutive)
+                return nil
+            default:
+                return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// The most calls a client has in flight to one host (a bulkhead), and how many more may wait.
+///
+/// A call beyond ``maximumInFlight`` waits, in order of arrival, for one to finish; beyond
+/// ``maximumQueued`` waiting, it fails at once with
+/// ``EndpointKitError/tooManyCalls(host:limit:)``, so a slow dependency cannot make calls pile
+/// up without bound. A waiting call that is cancelled leaves the queue at once. A call holds
+/// its place while its request is sent and its response read (for a stream, until the head
+/// has arrived). One limit per host (and port), kept by the client.
+public struct ConcurrencyLimit: Sendable, Equatable {
+    /// The most calls in flight to one host.
+    public var maximumInFlight: Int
+    /// The most calls waiting for one host; 0 fails every call beyond the limit at once.
+    public var maximumQueued: Int
+
+    /// Creates a limit.
+    public init(maximumInFlight: Int, maximumQueued: Int = 1_000) {
+        self.maximumInFlight = max(1, maximumInFlight)
+        self.maximumQueued = max(0, maximumQueued)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Sends a second attempt of a call whose answer is late, and takes whichever answers first:
+/// one slow server or connection then costs a call the hedge delay, not its whole tail.
+///
+/// Only calls whose method is idempotent (`GET`, `HEAD`, `OPTIONS`, `PUT`, `DELETE`, `TRACE`)
+/// whose body is in memory are hedged; downloads to a file, uploads from a stream and streams
+/// are not. The losing attempt is cancelled (its connection closed). Each hedge spends from the
+/// ``RetryBudget``, so hedging adds at most the budget's share of load; without a budget,
+/// hedges are not limited.
+public struct HedgingPolicy: Sendable, Equatable {
+    /// When the second attempt is sent.
+    public enum Delay: Sendable, Equatable {
+        /// After this many seconds.
+        case fixed(TimeInterval)
+        /// After the client's observed latency at this percentile (0.95 for p95) of the host's
+        /// recent answers, but not before `minimum` seconds; `minimum` alone until 20 answers
+        /// have been seen.
+        case percentile(Double, minimum: TimeInterval)
+    }
+
+    /// When the second attempt is sent.
+    public var delay: Delay
+
+    /// Creates a policy.
+    public init(delay: Delay) {
+        self.delay = delay
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// A client's ``OverloadPolicy`` at work: the retry budget's ledger, each host's circuit and
+/// queue, and the latencies hedging reads. Made once per client; its decisions are told to the
+/// client's monitor with the call's ``CallContext/current``.
+final class OverloadGuard: Sendable {
+    let policy: OverloadPolicy
+    let budget: RetryBudgetLedger?
+    let circuits: CircuitBoard?
+    let queues: HostQueues?
+    let latencies: LatencyRecord?
+    private let monitor: (any CallMonitor)?
+
+    init(_ policy: OverloadPolicy, monitor: (any CallMonitor)?) {
+        self.policy = policy
+        self.budget = policy.retryBudget.map(RetryBudgetLedger.init)
+        self.circuits = policy.circuitBreaker.map(CircuitBoard.init)
+        self.queues = policy.concurrencyLimit.map(HostQueues.init)
+        self.latencies = policy.hedging.map { _ in LatencyRecord() }
+        self.monitor = monitor
+    }
+
+    /// Whether anything guards the transport (a breaker, a limit, hedging).
+    var guardsTransport: Bool { circuits != nil || queues != nil || latencies != nil }
+
+    /// Tells the monitor about `kind` for the current call.
+    func tell(_ kind: OverloadDecision.Kind, host: String, seconds: TimeInterval? = nil) {
+        monitor?.overloadDecision(OverloadDecision(call: CallContext.current, kind: kind, host: host, seconds: seconds))
+    }
+
+    /// Whether a retry after `delay` seconds may be sent, for a call with `deadline`: the
+    /// decision that refuses it, or `nil` when it may go (and is paid for).
+    func refusal(ofRetryAfter delay: TimeInterval, deadline: CallDeadline?, url: URL?) -> OverloadDecision.Kind? {
+        if let deadline, delay >= deadline.remaining { return .retryPastDeadline }
+        if let budget, !budget.withdraw() { return .retryRefused }
+        return nil
+    }
+
+    /// `host:port` of `url`, the key of its circuit and queue.
+    static func host(of url: URL?) -> String {
+        guard let url, let host = url.host else { return "<no host>" }
+        let port = url.port ?? (url.scheme?.lowercased() == "https" || url.scheme?.lowercased() == "wss" ? 443 : 80)
+        return "\(host):\(port)"
+    }
+}
