@@ -1,0 +1,118 @@
+@_spi(Locking) @testable import EndpointKit
+import XCTest
+
+/// The state behind ``OverloadPolicy``, without a network: budgets, circuits and queues under
+/// time and races.
+final class OverloadStateTests: XCTestCase {
+    private let second: UInt64 = 1_000_000_000
+
+    func testTheBudgetAllowsItsShareOfRecentCallsAndForgetsOldOnes() {
+        let ledger = RetryBudgetLedger(RetryBudget(ratio: 0.2, minimumPerSecond: 1, window: 10))
+        let start: UInt64 = 1_000 * second
+        for _ in 0..<100 { ledger.deposit(now: start) }
+        // 20 % of 100, plus 1 a second over 10 s.
+        let granted = (0..<100).filter { _ in ledger.withdraw(now: start) }.count
+        XCTAssertEqual(granted, 30)
+        // Ten seconds on, those calls and retries have left the window: the floor remains.
+        let later = (0..<100).filter { _ in ledger.withdraw(now: start + 11 * second) }.count
+        XCTAssertEqual(later, 10)
+    }
+
+    func testACircuitOpensOnItsRatioOrARunProbesAndClosesOrOpensAgain() {
+        let board = CircuitBoard(CircuitBreaker(failureRatio: 0.5, minimumCalls: 4, window: 10, consecutiveFailures: 3, openDuration: 1, probes: 2))
+        let host = "api:443"
+        var now: UInt64 = 100 * second
+        // Under the minimum throughput the ratio does not count; 3 failures in a row do.
+        XCTAssertNil(board.record(.success, host: host, admission: .pass, now: now))
+        XCTAssertNil(board.record(.failure, host: host, admission: .pass, now: now))
+        XCTAssertNil(board.record(.failure, host: host, admission: .pass, now: now))
+        XCTAssertEqual(board.record(.failure, host: host, admission: .pass, now: now), .opened)
+        XCTAssertEqual(board.admit(host, now: now), .reject(until: now + second))
+        // A call admitted before the circuit opened changes nothing when it ends.
+        XCTAssertNil(board.record(.failure, host: host, admission: .pass, now: now))
+        now += second
+        XCTAssertEqual(board.admit(host, now: now), .probe)
+        XCTAssertEqual(board.admit(host, now: now), .probe)
+        if case .reject = board.admit(host, now: now) {} else { XCTFail("a third probe went through") }
+        XCTAssertNil(board.record(.success, host: host, admission: .probe, now: now))
+        XCTAssertEqual(board.record(.success, host: host, admission: .probe, now: now), .closed)
+        XCTAssertEqual(board.admit(host, now: now), .pass)
+        // Open again; a failed probe opens it for another period; a cancelled probe frees its place.
+        for _ in 0..<3 { _ = board.record(.failure, host: host, admission: .pass, now: now) }
+        now += second
+        XCTAssertEqual(board.admit(host, now: now), .probe)
+        XCTAssertNil(board.record(.uncounted, host: host, admission: .probe, now: now))
+        XCTAssertEqual(board.admit(host, now: now), .probe)
+        XCTAssertEqual(board.record(.failure, host: host, admission: .probe, now: now), .opened)
+        XCTAssertEqual(board.admit(host, now: now + second / 2), .reject(until: now + second))
+        // By ratio: 2 failures of 4 with the run broken by successes.
+        let other = "other:80"
+        for outcome in [CircuitBoard.Outcome.failure, .success, .failure] {
+            XCTAssertNil(board.record(outcome, host: other, admission: .pass, now: now))
+        }
+        XCTAssertNil(board.record(.success, host: other, admission: .pass, now: now))
+        XCTAssertEqual(board.record(.failure, host: other, admission: .pass, now: now), .opened)
+    }
+
+    /// 200 rounds of 50 calls through a limit of 4 in flight, a random half of them cancelled
+    /// at a random moment: no call is stuck, a cancelled waiter never takes a place, and every
+    /// place is given back (the next call enters at once).
+    func testQueuedCallsSurviveRandomCancellation() async throws {
+        let queues = HostQueues(ConcurrencyLimit(maximumInFlight: 4, maximumQueued: 1_000))
+        let inside = Locked((now: 0, most: 0))
+        for _ in 0..<200 {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<50 {
+                    let call = Task {
+                        _ = try await queues.enter("host")
+                        inside.withLock { $0 = (now: $0.now + 1, most: max($0.most, $0.now + 1)) }
+                        try? await Task.sleep(nanoseconds: UInt64.random(in: 0...200_000))
+                        inside.withLock { $0.now -= 1 }
+                        queues.leave("host")
+                    }
+                    if Bool.random() {
+                        group.addTask {
+                            try? await Task.sleep(nanoseconds: UInt64.random(in: 0...300_000))
+                            call.cancel()
+                            _ = await call.result
+                        }
+                    } else {
+                        group.addTask { _ = await call.result }
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(inside.withLock { $0.most }, 4)
+        XCTAssertEqual(inside.withLock { $0.now }, 0)
+        for _ in 0..<4 {
+            let waited = try await queues.enter("host")
+            XCTAssertFalse(waited, "a place was never given back")
+        }
+    }
+
+    func testAFullQueueRefusesAtOnce() async throws {
+        let queues = HostQueues(ConcurrencyLimit(maximumInFlight: 1, maximumQueued: 0))
+        _ = try await queues.enter("host")
+        do {
+            _ = try await queues.enter("host")
+            XCTFail("entered past the limit")
+        } catch EndpointKitError.tooManyCalls(let host, let limit) {
+            XCTAssertEqual(host, "host")
+            XCTAssertEqual(limit, 1)
+        }
+        queues.leave("host")
+        let waited = try await queues.enter("host")
+        XCTAssertFalse(waited)
+    }
+
+    func testADeadlineIsTheSoonerOfTheCurrentOneAndTheNew() async {
+        XCTAssertNil(CallDeadline.current)
+        await CallDeadline.within(10) {
+            let outer = CallDeadline.current
+            XCTAssertEqual(outer?.remaining ?? 0, 10, accuracy: 0.5)
+            await CallDeadline.within(60) { XCTAssertEqual(CallDeadline.current, outer) }
+            await CallDeadline.within(1) { XCTAssertEqual(CallDeadline.current?.remaining ?? 0, 1, accuracy: 0.5) }
+        }
+        XCTAssertTrue(CallDeadline.after(0).hasPassed)
+    }
+}
