@@ -10,10 +10,10 @@ final class OverloadStateTests: XCTestCase {
         let ledger = RetryBudgetLedger(RetryBudget(ratio: 0.2, minimumPerSecond: 1, window: 10))
         let start: UInt64 = 1_000 * second
         for _ in 0..<100 { ledger.deposit(now: start) }
-        // 20 % of 100, plus 1 a second over 10 s.
+        // 20 % of 100, more than the floor of 1 a second over 10 s.
         let granted = (0..<100).filter { _ in ledger.withdraw(now: start) }.count
-        XCTAssertEqual(granted, 30)
-        // Ten seconds on, those calls and retries have left the window: the floor remains.
+        XCTAssertEqual(granted, 20)
+        // Ten seconds on, those calls and retries have left the window: the floor remains, 10.
         let later = (0..<100).filter { _ in ledger.withdraw(now: start + 11 * second) }.count
         XCTAssertEqual(later, 10)
     }

@@ -5,6 +5,8 @@ import Foundation
 // bench hammer CLIENT SECONDS CONCURRENCY  small GETs at a concurrency: req/s and CPU µs per request
 //                                          (loop and hammer: BENCH_PATH="bytes?count=1048576" for 1 MB)
 // bench latency | allocations | cancellation | cache   one section of the table
+// bench overload [--quick]               a fleet of client processes against a failing dependency
+// bench overload-child …                  one of them (run by the table)
 // bench burst COUNT --server URL          COUNT GETs at once, then with 2 in 3 cancelled
 // bench stress [COUNT]                    10,000 calls against a faulty server, random cancels
 // bench memory-child SCENARIO URL BYTES   one memory scenario (run by the table in a child)
@@ -16,6 +18,13 @@ import Foundation
 let arguments = CommandLine.arguments
 if arguments.count == 5, arguments[1] == "memory-child", let url = URL(string: arguments[3]), let bytes = Int(arguments[4]) {
     try await MemoryScenario.run(arguments[2], baseURL: url, bytes: bytes)
+    exit(0)
+}
+
+if arguments.count == 7, arguments[1] == "overload-child", let url = URL(string: arguments[4]), let seconds = Double(arguments[5]),
+    let recoveryAt = UInt64(arguments[6])
+{
+    try await Overload.child(arguments[2], defence: arguments[3], url: url, seconds: seconds, recoveryAt: recoveryAt)
     exit(0)
 }
 
@@ -71,6 +80,10 @@ if arguments.count >= 2, arguments[1] == "cache" {
     try await CacheCost.run(baseURL: server.baseURL, quick: quick)
     exit(0)
 }
+if arguments.count >= 2, arguments[1] == "overload" {
+    try await Overload.run(seconds: quick ? 3 : 10)
+    exit(0)
+}
 if arguments.count >= 2, arguments[1] == "stress" {
     try await Stress.run(baseURL: server.baseURL, count: arguments.count > 2 ? Int(arguments[2]) ?? 10_000 : 10_000)
     exit(0)
@@ -98,4 +111,5 @@ try await Cancellation.run(baseURL: server.baseURL, rounds: quick ? 20 : 100)
 try await CacheCost.run(baseURL: server.baseURL, quick: quick)
 try Allocations.run(baseURL: server.baseURL)
 try MonitorCost.run(baseURL: server.baseURL)
+try await Overload.run(seconds: quick ? 3 : 10)
 await server.stop()

@@ -4,7 +4,7 @@ import Foundation
 /// down: one value per client (`overload:` in the client's initializer).
 ///
 /// By default only the ``RetryBudget`` is on: retries may add at most 20 % to the calls of the
-/// last 10 seconds (plus 10 a second), so a client cannot triple the load on a service that is
+/// last 10 seconds (or 10 a second, if more), so a client cannot triple the load on a service that is
 /// already down. The circuit breaker, the concurrency limit and hedging are opt-in.
 ///
 /// ```swift

@@ -4,10 +4,11 @@ import Foundation
 /// every call fails and wants retries; the budget lets only a few through, so the client's load
 /// on the failing service stays near what it would be without retries.
 ///
-/// Over the last ``window`` seconds, retries may be at most ``ratio`` of the calls started, plus
-/// ``minimumPerSecond`` × ``window`` (so that a quiet client can still retry its rare failure).
-/// The defaults, 20 % and 10 a second over 10 s, are Finagle's; Envoy's retry budget also
-/// defaults to 20 %. A retry the budget refuses is not sent: the call fails with the error of
+/// Over the last ``window`` seconds, retries may be at most ``ratio`` of the calls started, or
+/// ``minimumPerSecond`` × ``window`` when that is more: a floor, so that a quiet client can
+/// still retry its rare failure, while a busy one adds at most ``ratio`` to its load. The
+/// defaults, 20 % and 10 a second over 10 s, are Finagle's (which adds the two rather than
+/// taking the larger); Envoy's retry budget also defaults to 20 %. A retry the budget refuses is not sent: the call fails with the error of
 /// its last attempt, and monitors get ``OverloadDecision/Kind/retryRefused``. Hedges
 /// (``HedgingPolicy``) spend from the same budget.
 ///

@@ -21,7 +21,7 @@ final class RetryBudgetLedger: Sendable {
     func withdraw(now: UInt64 = CallContext.now) -> Bool {
         counts.withLock { counts in
             let (calls, retries) = counts.totals(now: now)
-            let allowed = budget.ratio * calls + budget.minimumPerSecond * budget.window
+            let allowed = max(budget.ratio * calls, budget.minimumPerSecond * budget.window)
             guard retries + 1 <= allowed else { return false }
             counts.add(second: 1, now: now)
             return true
