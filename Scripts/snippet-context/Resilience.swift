@@ -4,3 +4,4 @@ struct AuthService: Sendable {
     func refresh(_ token: String) async throws -> Token { Token(access: "a", refresh: token, expires: Date()) }
 }
 static let authService = AuthService()
+static let client = URLSessionClient(baseURL: api)

@@ -12,8 +12,8 @@ import Foundation
 /// - **Half-open**: then up to ``probes`` calls go through; if they all succeed the circuit
 ///   closes, if one fails it opens again.
 ///
-/// One circuit per host (and port), kept by the client. The defaults are near Polly's and
-/// resilience4j's: 50 % of at least 20 calls in 10 s, open for 5 s, one probe.
+/// One circuit per host (and port), kept by the client. The defaults: 50 % of at least 20 calls
+/// in 10 s, open for 5 s, one probe (the Resilience article sets them beside other libraries').
 public struct CircuitBreaker: Sendable, Equatable {
     /// The failure share over the window at which the circuit opens, from 0 to 1.
     public var failureRatio: Double
