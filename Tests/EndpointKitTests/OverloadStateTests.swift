@@ -115,4 +115,17 @@ final class OverloadStateTests: XCTestCase {
         }
         XCTAssertTrue(CallDeadline.after(0).hasPassed)
     }
+
+    func testTheHedgeDelayIsAPercentileOfTheLatestAnswersOnceThereAreEnough() {
+        let record = LatencyRecord()
+        for index in 0..<19 { record.add(Double(index) / 1000, host: "a") }
+        XCTAssertNil(record.percentile(0.95, host: "a"), "fewer than 20 answers")
+        record.add(0.5, host: "a")
+        XCTAssertEqual(record.percentile(0.95, host: "a"), 0.5)
+        XCTAssertEqual(record.percentile(0.5, host: "a"), 0.010)
+        XCTAssertNil(record.percentile(0.5, host: "b"))
+        // Only the latest 200 count.
+        for _ in 0..<200 { record.add(0.001, host: "a") }
+        XCTAssertEqual(record.percentile(0.99, host: "a"), 0.001)
+    }
 }

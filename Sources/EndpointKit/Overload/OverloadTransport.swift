@@ -18,7 +18,7 @@ struct OverloadTransport: Transport {
         progress: ProgressSink?
     ) async throws -> ReceivedResponse {
         let hedgeable = file == nil && Self.isHedgeable(outgoing)
-        return try await guarded(outgoing) { host in
+        return try await overload.guarding(outgoing.request.url) { host in
             let start = CallContext.now
             let received: ReceivedResponse
             if hedgeable, let delay = hedgeDelay(host) {
@@ -34,59 +34,9 @@ struct OverloadTransport: Transport {
     }
 
     func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
-        try await guarded(outgoing) { _ in
+        try await overload.guarding(outgoing.request.url) { _ in
             let stream = try await transport.stream(outgoing, timeout: timeout)
             return (stream, stream.response.statusCode)
-        }
-    }
-
-    /// Runs `send` under the host's circuit and queue, and counts its outcome (by status).
-    private func guarded<Answer>(
-        _ outgoing: Outgoing, _ send: (String) async throws -> (Answer, Int)
-    ) async throws -> Answer {
-        let host = OverloadGuard.host(of: outgoing.request.url)
-        let admission = try admit(host)
-        if let queues = overload.queues {
-            let start = CallContext.now
-            do {
-                if try await queues.enter(host) { overload.tell(.queued, host: host, seconds: CallContext.seconds(since: start)) }
-            } catch {
-                if case EndpointKitError.tooManyCalls = error { overload.tell(.queueFull, host: host) }
-                record(.uncounted, host: host, admission: admission)
-                throw error
-            }
-        }
-        defer { overload.queues?.leave(host) }
-        do {
-            let (answer, status) = try await send(host)
-            record(status >= 500 ? .failure : .success, host: host, admission: admission)
-            return answer
-        } catch {
-            record(Self.outcome(of: error), host: host, admission: admission)
-            throw error
-        }
-    }
-
-    /// The circuit's word on a call to `host`: throws when it is open.
-    private func admit(_ host: String) throws -> CircuitBoard.Admission {
-        guard let circuits = overload.circuits else { return .pass }
-        let admission = circuits.admit(host)
-        switch admission {
-        case .pass: break
-        case .probe: overload.tell(.circuitProbe, host: host)
-        case .reject(let until):
-            let wait = until > CallContext.now ? Double(until - CallContext.now) / 1e9 : 0
-            overload.tell(.circuitRejected, host: host, seconds: wait)
-            throw EndpointKitError.circuitOpen(host: host, until: Date().addingTimeInterval(wait))
-        }
-        return admission
-    }
-
-    private func record(_ outcome: CircuitBoard.Outcome, host: String, admission: CircuitBoard.Admission) {
-        switch overload.circuits?.record(outcome, host: host, admission: admission) {
-        case .opened?: overload.tell(.circuitOpened, host: host, seconds: overload.policy.circuitBreaker?.openDuration)
-        case .closed?: overload.tell(.circuitClosed, host: host)
-        case nil: break
         }
     }
 
@@ -148,14 +98,6 @@ struct OverloadTransport: Transport {
         switch outgoing.body {
         case nil, .data?: return true
         case .file?, .stream?: return false
-        }
-    }
-
-    /// How the breaker counts a call that ended with `error`.
-    private static func outcome(of error: any Error) -> CircuitBoard.Outcome {
-        switch error {
-        case EndpointKitError.timedOut, EndpointKitError.transportFailed: .failure
-        default: .uncounted
         }
     }
 }

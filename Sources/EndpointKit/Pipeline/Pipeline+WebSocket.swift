@@ -10,13 +10,15 @@ extension Pipeline {
 
     /// Opens a WebSocket through the steps of every call: builds the handshake request, runs
     /// the request adapters and monitors on it, lets `open` connect within the client's
-    /// timeout, and retries a handshake that failed in transit (refused, reset, timed out) as
-    /// the client's retry policy says.
+    /// timeout under the host's circuit and concurrency limit (``OverloadPolicy``), and retries
+    /// a handshake that failed in transit (refused, reset, timed out) as the client's retry
+    /// policy says.
     public func webSocket<T: WebSocketEndpoint>(
         _ endpoint: T, open: @Sendable (URLRequest, TimeInterval?) async throws -> WebSocket
     ) async throws -> WebSocket {
         try await run(T.self, settings: HandshakeSettings(), build: { (Outgoing(request: try endpoint.makeRequest()), nil) }) {
-            outgoing, _, _ in try await open(outgoing.request, outgoing.timeout)
+            outgoing, _, _ in
+            try await overload.guarding(outgoing.request.url) { _ in (try await open(outgoing.request, outgoing.timeout), 101) }
         }
     }
 }

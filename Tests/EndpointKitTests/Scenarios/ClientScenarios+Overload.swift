@@ -158,6 +158,20 @@ extension ClientScenarios {
             _ = try await client.request(AttemptEndpoint(path: "/flaky?key=cb&fail=5"))
             XCTAssertEqual(faults.count("cb"), 7, name)
         }
+        // Streams go through the same circuit: 5 failed streams open it, the 6th is refused.
+        try await with(server, Options(overload: OverloadPolicy(circuitBreaker: breaker))) { client in
+            var kinds: [String] = []
+            for _ in 0..<6 {
+                do {
+                    _ = try await client.stream(PathEndpoint(path: "flaky", query: [.init(name: "key", value: "streams"), .init(name: "fail", value: "100")]))
+                    kinds.append("ok")
+                } catch {
+                    kinds.append(Self.kind(of: error))
+                }
+            }
+            XCTAssertEqual(kinds, Array(repeating: "503", count: 5) + ["circuit open"], name)
+            XCTAssertEqual(faults.count("streams"), 5, name)
+        }
         let decisions = log.lines.filter { $0.hasPrefix("overload") }
         XCTAssertEqual(
             decisions,

@@ -1,0 +1,66 @@
+import Foundation
+
+/// The circuit and the queue of a host around one request.
+extension OverloadGuard {
+    /// Runs `send` (given the `host:port` of `url`) under that host's circuit and queue, and
+    /// counts its outcome by the status it returns: for each request sent (``OverloadTransport``)
+    /// and each WebSocket handshake.
+    func guarding<Answer>(
+        _ url: URL?, _ send: (String) async throws -> (Answer, Int)
+    ) async throws -> Answer {
+        let host = Self.host(of: url)
+        guard circuits != nil || queues != nil else { return try await send(host).0 }
+        let admission = try admit(host)
+        if let queues {
+            let start = CallContext.now
+            do {
+                if try await queues.enter(host) { tell(.queued, host: host, seconds: CallContext.seconds(since: start)) }
+            } catch {
+                if case EndpointKitError.tooManyCalls = error { tell(.queueFull, host: host) }
+                record(.uncounted, host: host, admission: admission)
+                throw error
+            }
+        }
+        defer { queues?.leave(host) }
+        do {
+            let (answer, status) = try await send(host)
+            record(status >= 500 ? .failure : .success, host: host, admission: admission)
+            return answer
+        } catch {
+            record(Self.outcome(of: error), host: host, admission: admission)
+            throw error
+        }
+    }
+
+    /// The circuit's word on a call to `host`: throws when it is open.
+    private func admit(_ host: String) throws -> CircuitBoard.Admission {
+        guard let circuits else { return .pass }
+        let admission = circuits.admit(host)
+        switch admission {
+        case .pass: break
+        case .probe: tell(.circuitProbe, host: host)
+        case .reject(let until):
+            let wait = until > CallContext.now ? Double(until - CallContext.now) / 1e9 : 0
+            tell(.circuitRejected, host: host, seconds: wait)
+            throw EndpointKitError.circuitOpen(host: host, until: Date().addingTimeInterval(wait))
+        }
+        return admission
+    }
+
+    private func record(_ outcome: CircuitBoard.Outcome, host: String, admission: CircuitBoard.Admission) {
+        switch circuits?.record(outcome, host: host, admission: admission) {
+        case .opened?: tell(.circuitOpened, host: host, seconds: policy.circuitBreaker?.openDuration)
+        case .closed?: tell(.circuitClosed, host: host)
+        case nil: break
+        }
+    }
+
+    /// How the breaker counts a call that ended with `error`.
+    private static func outcome(of error: any Error) -> CircuitBoard.Outcome {
+        switch error {
+        case EndpointKitError.timedOut, EndpointKitError.transportFailed: .failure
+        case EndpointKitError.unacceptableStatus(let failure) where failure.statusCode >= 500: .failure
+        default: .uncounted
+        }
+    }
+}
