@@ -1,3 +1,4 @@
+@_spi(Locking) import EndpointKit
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -37,7 +38,7 @@ final class BenchServer: Sendable {
     }
 
     /// When connections closed while a `/hang` request waited (monotonic nanoseconds).
-    static let closes = Box<[UInt64]>([])
+    static let closes = Locked<[UInt64]>([])
 
     static let smallJSON = Data(
         #"{"id":1,"title":"Dune","author":"Frank Herbert","year":1965,"tags":["sf","classic","desert"],"rating":4.25,"available":true,"isbn":"978-0441013593","publisher":"Chilton Books"}"#.utf8)

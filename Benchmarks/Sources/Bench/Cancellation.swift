@@ -1,4 +1,4 @@
-import EndpointKit
+@_spi(Locking) import EndpointKit
 import EndpointKitAsyncHTTPClient
 import Foundation
 
@@ -45,7 +45,7 @@ enum Cancellation {
             return ({ task.cancel() }, { _ = await task.result })
         })
         print(await measure("URLSessionClient, Progress.cancel()", rounds: rounds) {
-            let done = Box(false)
+            let done = Locked(false)
             let progress = urlSessionClient.request(RawBytes(path: "hang")) { _ in done.update { $0 = true } }
             return ({ progress.cancel() }, {
                 while !done.value { try? await Task.sleep(nanoseconds: 100_000) }
@@ -77,8 +77,8 @@ enum Cancellation {
         for _ in 0..<rounds {
             try? FileManager.default.removeItem(at: file)
             try? FileManager.default.removeItem(at: record)
-            let state = Box((atCancel: Int64(-1), last: Int64(0), cancelledAt: UInt64(0)))
-            let task = Box<Task<URL, any Error>?>(nil)
+            let state = Locked((atCancel: Int64(-1), last: Int64(0), cancelledAt: UInt64(0)))
+            let task = Locked<Task<URL, any Error>?>(nil)
             let endpoint = FileBytes(path: "bytes?count=\(1 << 30)", resumableFileURL: file)
             task.update {
                 $0 = Task {

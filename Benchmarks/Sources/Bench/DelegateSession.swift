@@ -1,3 +1,4 @@
+@_spi(Locking) import EndpointKit
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -32,7 +33,7 @@ private final class Gatherer: NSObject, URLSessionDataDelegate, Sendable {
         var waiting: [Int: CheckedContinuation<Data, any Error>] = [:]
     }
 
-    let state = Box(State())
+    let state = Locked(State())
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         state.update { $0.bodies[dataTask.taskIdentifier, default: Data()].append(data) }

@@ -1,4 +1,4 @@
-import EndpointKit
+@_spi(Locking) import EndpointKit
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -17,9 +17,9 @@ struct ChaosBook: JSONEndpoint {
 enum Stress {
     static func run(baseURL: URL, count: Int) async throws {
         let client = URLSessionClient(baseURL: baseURL, retryPolicy: RetryPolicy(initialDelay: 0.01, maximumDelay: 0.05), timeout: 0.3)
-        let endings = Box([Int: Int]())
-        let kinds = Box([String: Int]())
-        let cancelled = Box(0)
+        let endings = Locked([Int: Int]())
+        let kinds = Locked([String: Int]())
+        let cancelled = Locked(0)
         let before = Memory.resident().current
         Memory.resetPeak()
         let started = Date()
@@ -68,15 +68,4 @@ enum Stress {
         default: "other"
         }
     }
-}
-
-/// A locked value: the benchmark's one holder of shared mutable state.
-///
-/// `@unchecked Sendable` is sound because `stored` is only read or written while `lock` is held.
-final class Box<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.lock(); defer { lock.unlock() }; return stored }
-    func update(_ body: (inout Value) -> Void) { lock.lock(); body(&stored); lock.unlock() }
 }
