@@ -52,15 +52,18 @@ enum Overload {
         print("  (p99 to fail: with the breaker, of the calls its open circuit refused at their first attempt; otherwise of every failed call)")
 
         print("\n  Slow tail: 1 answer in 20 held back 500 ms")
-        print("  defence            calls   requests   extra load   p50 (ms)   p99 (ms)")
+        print("  defence            calls   requests   extra load   p50 (ms)   p99 (ms)   goal for p99: delay + 2 × p50 (ms)")
         for defence in ["none", "hedge-fixed", "hedge-p95"] {
             let reports = try await fleet("tail", defence: defence, url: server.baseURL, seconds: seconds)
             let requests = server.takeCount("/tail")
             let calls = reports.reduce(0) { $0 + $1.calls }
-            let p50 = reports.map(\.p50).sorted()[reports.count / 2]
-            let p99 = reports.map(\.p99).max() ?? 0
+            // Percentiles of every call of every process.
+            let all = reports.flatMap(\.latencies).sorted()
+            let p50 = all.isEmpty ? 0 : all[all.count / 2]
+            let p99 = all.isEmpty ? 0 : all[min(all.count - 1, all.count * 99 / 100)]
+            let goal = defence == "hedge-fixed" ? String(format: "%.1f", 50 + 2 * p50 * 1000) : ""
             print("  " + defence.padding(toLength: 16, withPad: " ", startingAt: 0)
-                + String(format: "%8d %10d %11.1f%% %10.1f %10.1f", calls, requests, (Double(requests) / Double(max(calls, 1)) - 1) * 100, p50 * 1000, p99 * 1000))
+                + String(format: "%8d %10d %11.1f%% %10.1f %10.1f %38@", calls, requests, (Double(requests) / Double(max(calls, 1)) - 1) * 100, p50 * 1000, p99 * 1000, goal))
         }
 
         print("\n  Burst of 1,000 calls from one process against a server doing 32 at a time (10 ms each: 0.31 s at best)")
@@ -81,6 +84,8 @@ enum Overload {
         var failP99 = 0.0
         var p50 = 0.0
         var p99 = 0.0
+        /// Every call's latency, in seconds (the slow-tail rows).
+        var latencies: [Double] = []
         /// Seconds from the dependency's recovery to this process's first success, or the
         /// burst's next-call latency.
         var recovery: Double?
@@ -88,6 +93,10 @@ enum Overload {
         init(line: Substring) {
             for field in line.split(separator: " ") {
                 let parts = field.split(separator: "=")
+                if parts.count == 2, parts[0] == "latencies" {
+                    latencies = parts[1].split(separator: ",").compactMap { Double($0) }.map { $0 / 1000 }
+                    continue
+                }
                 guard parts.count == 2, let value = Double(parts[1]) else { continue }
                 switch parts[0] {
                 case "calls": calls = Int(value)
@@ -174,7 +183,8 @@ enum Overload {
         }
         guard path == "dead" else {
             let latencies = results.map(\.latency)
-            return print("report calls=\(results.count) failed=\(results.filter { !$0.ok }.count) p50=\(at(latencies, 0.5)) p99=\(at(latencies, 0.99))")
+            let all = latencies.map { String(format: "%.3f", $0 * 1000) }.joined(separator: ",")
+            return print("report calls=\(results.count) failed=\(results.filter { !$0.ok }.count) p50=\(at(latencies, 0.5)) p99=\(at(latencies, 0.99)) latencies=\(all)")
         }
         let whileDead = results.filter { $0.begin < recoveryAt }
         let failures = whileDead.filter { !$0.ok }

@@ -12,6 +12,9 @@ public protocol EndpointSettings: Sendable {
     /// How the client's ``HTTPCache`` answers this endpoint's `GET`s; `nil` for HTTP's rules
     /// (``CachePolicy/useProtocolRules``). Without a cache it changes nothing.
     var cachePolicy: CachePolicy? { get }
+    /// Whether and when this endpoint's slow calls are hedged; `nil` for the client's
+    /// ``OverloadPolicy/hedging``.
+    var hedging: HedgingPolicy? { get }
 }
 
 extension EndpointSettings {
@@ -21,4 +24,6 @@ extension EndpointSettings {
     public var retryPolicy: RetryPolicy? { nil }
     /// HTTP's rules.
     public var cachePolicy: CachePolicy? { nil }
+    /// The client's hedging.
+    public var hedging: HedgingPolicy? { nil }
 }

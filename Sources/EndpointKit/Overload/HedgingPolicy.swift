@@ -8,6 +8,10 @@ import Foundation
 /// are not. The losing attempt is cancelled (its connection closed). Each hedge spends from the
 /// ``RetryBudget``, so hedging adds at most the budget's share of load; without a budget,
 /// hedges are not limited.
+///
+/// Set it for a client (``OverloadPolicy/hedging``) or for one endpoint, which overrides the
+/// client's: `var hedging: HedgingPolicy? { HedgingPolicy(delay: .fixed(0.05)) }`, or
+/// ``none`` to never hedge that endpoint.
 public struct HedgingPolicy: Sendable, Equatable {
     /// When the second attempt is sent.
     public enum Delay: Sendable, Equatable {
@@ -17,6 +21,8 @@ public struct HedgingPolicy: Sendable, Equatable {
         /// recent answers, but not before `minimum` seconds; `minimum` alone until 20 answers
         /// have been seen.
         case percentile(Double, minimum: TimeInterval)
+        /// Never: no hedge (an endpoint's way to turn off its client's hedging).
+        case never
     }
 
     /// When the second attempt is sent.
@@ -26,4 +32,7 @@ public struct HedgingPolicy: Sendable, Equatable {
     public init(delay: Delay) {
         self.delay = delay
     }
+
+    /// No hedging: for an endpoint of a client that hedges.
+    public static let none = HedgingPolicy(delay: .never)
 }

@@ -2,14 +2,14 @@ import Foundation
 
 /// The circuit and the queue of a host around one request.
 extension OverloadGuard {
-    /// Runs `send` (given the `host:port` of `url`) under that host's circuit and queue, and
-    /// counts its outcome by the status it returns: for each request sent (``OverloadTransport``)
-    /// and each WebSocket handshake.
+    /// Runs `send` under the circuit and queue of `url`'s host, and counts its outcome by the
+    /// status it returns: for each request sent (``OverloadTransport``) and each WebSocket
+    /// handshake. Without a breaker or a limit, just runs `send`.
     func guarding<Answer>(
-        _ url: URL?, _ send: (String) async throws -> (Answer, Int)
+        _ url: URL?, _ send: () async throws -> (Answer, Int)
     ) async throws -> Answer {
+        guard circuits != nil || queues != nil else { return try await send().0 }
         let host = Self.host(of: url)
-        guard circuits != nil || queues != nil else { return try await send(host).0 }
         let admission = try admit(host)
         if let queues {
             let start = CallContext.now
@@ -23,7 +23,7 @@ extension OverloadGuard {
         }
         defer { queues?.leave(host) }
         do {
-            let (answer, status) = try await send(host)
+            let (answer, status) = try await send()
             record(status >= 500 ? .failure : .success, host: host, admission: admission)
             return answer
         } catch {

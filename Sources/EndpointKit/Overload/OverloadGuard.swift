@@ -8,7 +8,7 @@ final class OverloadGuard: Sendable {
     let budget: RetryBudgetLedger?
     let circuits: CircuitBoard?
     let queues: HostQueues?
-    let latencies: LatencyRecord?
+    let latencies = LatencyRecord()
     private let monitor: (any CallMonitor)?
 
     init(_ policy: OverloadPolicy, monitor: (any CallMonitor)?) {
@@ -16,12 +16,9 @@ final class OverloadGuard: Sendable {
         self.budget = policy.retryBudget.map(RetryBudgetLedger.init)
         self.circuits = policy.circuitBreaker.map(CircuitBoard.init)
         self.queues = policy.concurrencyLimit.map(HostQueues.init)
-        self.latencies = policy.hedging.map { _ in LatencyRecord() }
         self.monitor = monitor
     }
 
-    /// Whether anything guards the transport (a breaker, a limit, hedging).
-    var guardsTransport: Bool { circuits != nil || queues != nil || latencies != nil }
 
     /// Tells the monitor about `kind` for the current call.
     func tell(_ kind: OverloadDecision.Kind, host: String, seconds: TimeInterval? = nil) {

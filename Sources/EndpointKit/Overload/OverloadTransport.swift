@@ -17,24 +17,24 @@ struct OverloadTransport: Transport {
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
         progress: ProgressSink?
     ) async throws -> ReceivedResponse {
-        let hedgeable = file == nil && Self.isHedgeable(outgoing)
-        return try await overload.guarding(outgoing.request.url) { host in
-            let start = CallContext.now
-            let received: ReceivedResponse
-            if hedgeable, let delay = hedgeDelay(host) {
-                received = try await hedged(after: delay, host: host) {
-                    try await transport.send(outgoing, into: nil, timeout: timeout, bodyLimit: bodyLimit, progress: progress)
-                }
-            } else {
-                received = try await transport.send(outgoing, into: file, timeout: timeout, bodyLimit: bodyLimit, progress: progress)
+        let hedging = outgoing.hedging ?? overload.policy.hedging
+        return try await overload.guarding(outgoing.request.url) {
+            let host = hedging == nil ? "" : OverloadGuard.host(of: outgoing.request.url)
+            guard let hedging, file == nil, Self.isHedgeable(outgoing), let delay = hedgeDelay(hedging, host: host) else {
+                let received = try await transport.send(outgoing, into: file, timeout: timeout, bodyLimit: bodyLimit, progress: progress)
+                return (received, received.response.statusCode)
             }
-            overload.latencies?.add(CallContext.seconds(since: start), host: host)
+            let start = CallContext.now
+            let received = try await hedged(after: delay, host: host) {
+                try await transport.send(outgoing, into: nil, timeout: timeout, bodyLimit: bodyLimit, progress: progress)
+            }
+            if case .percentile = hedging.delay { overload.latencies.add(CallContext.seconds(since: start), host: host) }
             return (received, received.response.statusCode)
         }
     }
 
     func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
-        try await overload.guarding(outgoing.request.url) { _ in
+        try await overload.guarding(outgoing.request.url) {
             let stream = try await transport.stream(outgoing, timeout: timeout)
             return (stream, stream.response.statusCode)
         }
@@ -81,13 +81,12 @@ struct OverloadTransport: Transport {
         }
     }
 
-    /// The hedge delay for `host`, or `nil` when calls are not hedged.
-    private func hedgeDelay(_ host: String) -> TimeInterval? {
-        switch overload.policy.hedging?.delay {
-        case .fixed(let seconds)?: seconds
-        case .percentile(let percentile, let minimum)?:
-            max(minimum, overload.latencies?.percentile(percentile, host: host) ?? minimum)
-        case nil: nil
+    /// The delay of `hedging` for `host`, or `nil` when it never hedges.
+    private func hedgeDelay(_ hedging: HedgingPolicy, host: String) -> TimeInterval? {
+        switch hedging.delay {
+        case .fixed(let seconds): seconds
+        case .percentile(let percentile, let minimum): max(minimum, overload.latencies.percentile(percentile, host: host) ?? minimum)
+        case .never: nil
         }
     }
 

@@ -26,6 +26,8 @@ import Foundation
     public var cachePolicy: CachePolicy?
     /// The attempt's time limit, in seconds: the endpoint's or the client's (`nil`: none).
     public var timeout: TimeInterval?
+    /// The endpoint's hedging (`nil`: the client's).
+    var hedging: HedgingPolicy?
 
     /// Creates what to send.
     public init(request: URLRequest, body: Body? = nil) {

@@ -25,10 +25,11 @@ extension Pipeline {
         throw EndpointKitError.redirectRefused(url: outgoing.request.url, reason: "more than \(Redirect.limit) redirects")
     }
 
-    /// What `call` sends first, with its endpoint's cache policy.
+    /// What `call` sends first, with its endpoint's cache policy and hedging.
     func build<Content>(_ call: Call<Content>) throws -> (Outgoing, MultipartFormData?) {
         var (outgoing, form) = try call.makeOutgoing()
         outgoing.cachePolicy = call.settings.cachePolicy
+        outgoing.hedging = call.settings.hedging
         return (outgoing, form)
     }
 

@@ -31,7 +31,7 @@ import Foundation
         self.timeout = timeout
         self.maximumBodySize = maximumBodySize
         self.overload = OverloadGuard(overload, monitor: monitor)
-        let guarded = self.overload.guardsTransport ? OverloadTransport(overload: self.overload, transport: transport) : transport
+        let guarded = OverloadTransport(overload: self.overload, transport: transport)
         self.transport = cache.map { CachingTransport(cache: $0, transport: guarded) } ?? guarded
     }
 

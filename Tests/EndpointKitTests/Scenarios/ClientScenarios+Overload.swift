@@ -273,6 +273,17 @@ extension ClientScenarios {
             // A call answered before the delay is never hedged.
             _ = try await client.request(AttemptEndpoint(path: "/hold?key=fast&seconds=0"))
             XCTAssertEqual(faults.count("fast"), 1, name)
+            // An endpoint can turn its client's hedging off.
+            let unhedged = Task { try await client.request(AttemptEndpoint(path: "/hold?key=solo&seconds=0.4&slow=1", hedging: HedgingPolicy.none)) }
+            _ = try await unhedged.value
+            XCTAssertEqual(faults.count("solo"), 1, name)
+        }
+        // And one endpoint can hedge on a client that does not.
+        try await with(server) { client in
+            let answer = try await client.request(
+                AttemptEndpoint(path: "/hold?key=own&seconds=3&slow=1", hedging: HedgingPolicy(delay: .fixed(0.1))))
+            XCTAssertEqual(answer.attempt, 2, name)
+            XCTAssertEqual(faults.count("own"), 2, name)
         }
     }
 }

@@ -120,6 +120,7 @@ struct AttemptEndpoint: JSONEndpoint {
     let path: String
     var retryPolicy: RetryPolicy?
     var timeout: TimeInterval?
+    var hedging: HedgingPolicy?
     func makeRequest() throws -> URLRequest { try URLRequest(method, path) }
 }
 
