@@ -123,6 +123,8 @@ struct AsyncHTTPClientTransport: Transport {
     /// The coding the body may still be in when this client could not tell whether it was
     /// decoded (a borrowed `HTTPClient`); throws for a coding it cannot decode at all.
     private func undecodedCoding(of response: HTTPClientResponse, url: URL) throws -> String? {
+        // Most answers have no coding: no header list is built for them.
+        guard response.headers.contains(name: "Content-Encoding") else { return nil }
         let header = response.headers[canonicalForm: "Content-Encoding"].joined(separator: ", ")
         let codings = ContentCoding.codings(in: header)
         guard !codings.isEmpty else { return nil }
