@@ -1,5 +1,8 @@
-/// An endpoint's type name, made only when a log handler writes it.
+import EndpointKit
+
+/// A call's endpoint name (its ``EndpointKit/CallContext/endpoint``), made only when a log
+/// handler writes it.
 struct EndpointName: CustomStringConvertible, Sendable {
-    let type: any Any.Type
-    var description: String { String(describing: type) }
+    let call: CallContext
+    var description: String { call.endpoint }
 }

@@ -70,7 +70,7 @@ public struct LoggingMonitor: CallMonitor {
         ]
         if let call = event.call {
             metadata["call.id"] = .stringConvertible(call.id)
-            metadata["call.endpoint"] = .stringConvertible(EndpointName(type: call.endpointType))
+            metadata["call.endpoint"] = .stringConvertible(EndpointName(call: call))
             metadata["call.attempt"] = .stringConvertible(call.attempt)
         }
         if let seconds = event.seconds { metadata["overload.seconds"] = .stringConvertible((seconds * 1000).rounded() / 1000) }
@@ -126,7 +126,7 @@ public struct LoggingMonitor: CallMonitor {
     private static func metadata(_ call: CallContext, _ request: URLRequest?, _ response: HTTPURLResponse?) -> Logger.Metadata {
         let method = HTTPConventions.method(request)
         var metadata: Logger.Metadata = [
-            "call.id": .stringConvertible(call.id), "call.endpoint": .stringConvertible(EndpointName(type: call.endpointType)),
+            "call.id": .stringConvertible(call.id), "call.endpoint": .stringConvertible(EndpointName(call: call)),
             "call.attempt": .stringConvertible(call.attempt),
             "http.request.method": .string(method.name), "url.full": .string(HTTPConventions.redacted(request?.url)),
         ]

@@ -19,7 +19,9 @@ import Tracing
 /// `http.response.status_code`, `http.request.resend_count` when any request was sent again
 /// (each retry and each redirect followed counts one), and `error.type` with an error status
 /// when the call failed (a 4xx or 5xx, a transport failure, a timeout, a cancellation), the
-/// error recorded on the span (its description names no secret). For a redirected call,
+/// error recorded on the span (its description names no secret); and `endpointkit.endpoint`,
+/// the call's ``EndpointKit/CallContext/endpoint`` (the endpoint's type name, or its
+/// `callName`, such as an OpenAPI operation ID). For a redirected call,
 /// `url.full`, `server.address` and `server.port` name the last request sent, the one whose
 /// answer `http.response.status_code` gives, as ``LoggingMonitor`` does.
 ///
@@ -56,6 +58,8 @@ public final class TracingMonitor: CallMonitor {
         let span = tracer.startSpan(method.original == nil ? method.name : "HTTP", context: ServiceContext.current ?? .topLevel, ofKind: .client)
         span.attributes["http.request.method"] = method.name
         if let original = method.original { span.attributes["http.request.method_original"] = original }
+        // The operation, as OpenTelemetry's RPC and GraphQL conventions name it: the endpoint.
+        span.attributes["endpointkit.endpoint"] = event.call.endpoint
         Self.describeTarget(event.request?.url, on: span)
         spans.withLock { $0[event.call.id] = CallSpan(span: span, tracer: tracer) }
     }

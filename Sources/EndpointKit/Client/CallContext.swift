@@ -30,8 +30,12 @@ public struct CallContext: Sendable {
     /// Seconds left until the call's ``deadline`` (0 once it has passed), or `nil` for none.
     public var remainingTime: TimeInterval? { deadline?.remaining }
 
-    /// The endpoint's type name, such as `GetBookEndpoint`.
-    public var endpoint: String { String(describing: endpointType) }
+    /// The name the call goes by: the endpoint's ``EndpointSettings/callName`` (an OpenAPI
+    /// operation ID, say), or else its type name, such as `GetBookEndpoint`.
+    public var endpoint: String { callName ?? String(describing: endpointType) }
+
+    /// The endpoint's own name for its calls (``EndpointSettings/callName``), or `nil`.
+    public let callName: String?
 
     /// Seconds since the call started, on a clock that never jumps.
     public var elapsed: TimeInterval { Self.seconds(since: uptime) }
@@ -43,30 +47,40 @@ public struct CallContext: Sendable {
     @TaskLocal public static var current: CallContext?
 
     /// A new call of `endpointType`, at its first attempt.
-    init(endpointType: any Any.Type) {
+    init(endpointType: any Any.Type, callName: String? = nil) {
         self.init(
             id: Self.nextID(), startedAt: Date(), attempt: 1, endpointType: endpointType, uptime: Self.now,
-            deadline: CallDeadline.current)
+            deadline: CallDeadline.current, callName: callName)
     }
 
     /// A context for tests of code that reads ``current`` (bind it with
     /// `CallContext.$current.withValue(_:operation:)`).
-    public init(id: UUID, startedAt: Date, attempt: Int, endpointType: any Any.Type, deadline: CallDeadline? = nil) {
-        self.init(id: id, startedAt: startedAt, attempt: attempt, endpointType: endpointType, uptime: Self.now, deadline: deadline)
+    public init(
+        id: UUID, startedAt: Date, attempt: Int, endpointType: any Any.Type, deadline: CallDeadline? = nil, callName: String? = nil
+    ) {
+        self.init(
+            id: id, startedAt: startedAt, attempt: attempt, endpointType: endpointType, uptime: Self.now, deadline: deadline,
+            callName: callName)
     }
 
-    private init(id: UUID, startedAt: Date, attempt: Int, endpointType: any Any.Type, uptime: UInt64, deadline: CallDeadline?) {
+    private init(
+        id: UUID, startedAt: Date, attempt: Int, endpointType: any Any.Type, uptime: UInt64, deadline: CallDeadline?,
+        callName: String?
+    ) {
         self.id = id
         self.startedAt = startedAt
         self.attempt = attempt
         self.endpointType = endpointType
         self.uptime = uptime
         self.deadline = deadline
+        self.callName = callName
     }
 
     /// The same call at attempt `attempt`.
     func at(attempt: Int) -> CallContext {
-        CallContext(id: id, startedAt: startedAt, attempt: attempt, endpointType: endpointType, uptime: uptime, deadline: deadline)
+        CallContext(
+            id: id, startedAt: startedAt, attempt: attempt, endpointType: endpointType, uptime: uptime, deadline: deadline,
+            callName: callName)
     }
 
     /// Now, in nanoseconds of uptime.

@@ -15,6 +15,9 @@ public protocol EndpointSettings: Sendable {
     /// Whether and when this endpoint's slow calls are hedged; `nil` for the client's
     /// ``OverloadPolicy/hedging``.
     var hedging: HedgingPolicy? { get }
+    /// The name this endpoint's calls go by in ``CallContext/endpoint`` (and so in logs and
+    /// traces), such as an OpenAPI operation ID; `nil` for the endpoint's type name.
+    var callName: String? { get }
 }
 
 extension EndpointSettings {
@@ -26,4 +29,6 @@ extension EndpointSettings {
     public var cachePolicy: CachePolicy? { nil }
     /// The client's hedging.
     public var hedging: HedgingPolicy? { nil }
+    /// The endpoint's type name.
+    public var callName: String? { nil }
 }

@@ -6,8 +6,9 @@ import Foundation
 
 @_spi(Transport) extension Pipeline {
     /// Starts `endpoint` as a stream, through the steps of every call (adapters, monitors,
-    /// redirects, retries); each attempt returns once the head arrives and is validated (a
-    /// non-2xx body, up to 64 KiB, is read for the error), and the body follows. The call's
+    /// redirects, retries); each attempt returns once the head arrives and is validated, and the
+    /// body follows. A non-2xx status the endpoint refuses is validated again with the body's
+    /// first 64 KiB, for the error; one it accepts streams its body whole. The call's
     /// events end when the head is validated or the call fails.
     public func stream<T: Endpoint>(_ endpoint: T) async throws -> ResponseStream {
         try await run(T.self, settings: endpoint, build: { (Outgoing(request: try endpoint.makeRequest()), nil) }) {
@@ -17,14 +18,17 @@ import Foundation
                 return (stream.response, stream)
             }
             record.received = ReceivedResponse(response: stream.response, body: Data(), fileURL: nil)
-            if !(200..<300).contains(stream.response.statusCode) {
+            do {
+                // An endpoint that takes the status as it is (an OpenAPI operation with documented
+                // error answers, say) gets its body streamed whole.
+                try endpoint.validate(outgoing.request, response: stream.response, data: nil)
+            } catch where !(200..<300).contains(stream.response.statusCode) {
+                // Otherwise the error carries the body's first bytes.
                 var body = Data()
                 for try await chunk in stream where body.count < HTTPFailure.bodyLimit { body.append(chunk) }
                 record.received = ReceivedResponse(response: stream.response, body: body, fileURL: nil)
                 try endpoint.validate(outgoing.request, response: stream.response, data: body)
                 stream = ResponseStream(response: stream.response, chunks: AsyncThrowingStream { $0.yield(body); $0.finish() })
-            } else {
-                try endpoint.validate(outgoing.request, response: stream.response, data: nil)
             }
             return stream
         }

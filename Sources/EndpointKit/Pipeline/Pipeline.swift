@@ -72,7 +72,7 @@ import Foundation
         build: () throws -> (Outgoing, MultipartFormData?),
         attempt: (Outgoing, inout AttemptRecord, inout CallEvents) async throws -> Result
     ) async throws -> Result {
-        var events = CallEvents(monitor: monitor, call: CallContext(endpointType: endpointType))
+        var events = CallEvents(monitor: monitor, call: CallContext(endpointType: endpointType, callName: settings.callName))
         overload.budget?.deposit()
         let deadline = events.call.deadline
         var temporaryFile: URL?
