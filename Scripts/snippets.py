@@ -21,6 +21,7 @@ import BookKit
 import EndpointKit
 import EndpointKitAsyncHTTPClient
 import EndpointKitCombine
+import EndpointKitOpenAPI
 import EndpointKitTelemetry
 import EndpointKitTesting
 import Foundation

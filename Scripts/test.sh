@@ -3,9 +3,10 @@
 #   1. EndpointKit: the library alone with warnings as errors, then its tests;
 #   2. the same tests under Thread Sanitizer;
 #   3. the DocC documentation, warnings as errors;
-#   4. each other package in the repository: its tests (the example's include every code
-#      sample of README.md and Documentation/, compiled), and those of the AsyncHTTPClient,
-#      Telemetry and Combine packages under Thread Sanitizer too;
+#   4. each other package in the repository: its tests (the OpenAPI package's build a client
+#      with swift-openapi-generator's plugin; the example's include every code sample of
+#      README.md and Documentation/, compiled), and those of the AsyncHTTPClient, Telemetry and
+#      Combine packages under Thread Sanitizer too;
 #   5. a build of the benchmarks, and the README's example command.
 # Needs only the Swift toolchain and the packages it names; no network beyond them.
 set -euo pipefail
@@ -32,7 +33,7 @@ step "EndpointKit: documentation (DocC), warnings as errors"
 step "Documentation samples: written into the example's DocumentationSnippetTests"
 python3 Scripts/snippets.py
 
-for package in EndpointKitAsyncHTTPClient EndpointKitCombine EndpointKitTelemetry Example; do
+for package in EndpointKitAsyncHTTPClient EndpointKitCombine EndpointKitTelemetry EndpointKitOpenAPI Example; do
   step "$package: tests"
   swift test --package-path "$package"
 done

@@ -1,0 +1,49 @@
+import EndpointKit
+import Foundation
+import HTTPTypes
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One generated operation as an EndpointKit endpoint: its request as the generated code made
+/// it, named by its operation ID; every status accepted but those the client may retry.
+struct OperationEndpoint: Endpoint {
+    typealias Content = Data
+
+    let request: URLRequest
+    let callName: String?
+    /// Statuses refused (so the client's retry policy sees them); the transport hands the last
+    /// one over as an answer.
+    let refusedStatuses: Set<Int>
+
+    init(request: HTTPRequest, body: Data?, baseURL: URL, operationID: String, refusedStatuses: Set<Int>) throws {
+        let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        let path = request.path ?? "/"
+        guard let url = URL(string: base + (path.hasPrefix("/") ? path : "/" + path)) else {
+            throw EndpointKitError.invalidURL(base + path)
+        }
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = request.method.rawValue
+        for field in request.headerFields {
+            let name = field.name.rawName
+            let joined = urlRequest.value(forHTTPHeaderField: name).map { $0 + (field.name == .cookie ? "; " : ", ") + field.value }
+            urlRequest.setValue(joined ?? field.value, forHTTPHeaderField: name)
+        }
+        urlRequest.httpBody = body
+        self.request = urlRequest
+        self.callName = operationID
+        self.refusedStatuses = refusedStatuses
+    }
+
+    func makeRequest() throws -> URLRequest { request }
+
+    /// Every answer goes to the generated code, which knows the documented ones; a status the
+    /// client may retry is refused first.
+    func validate(_ request: URLRequest?, response: HTTPURLResponse, data: Data?) throws {
+        guard refusedStatuses.contains(response.statusCode) else { return }
+        throw EndpointKitError.unacceptableStatus(HTTPFailure(request: request, response: response, body: data ?? Data()))
+    }
+
+    func content(from response: URLResponse?, with body: Data) throws -> Data { body }
+}

@@ -1,0 +1,153 @@
+import EndpointKit
+import EndpointKitAsyncHTTPClient
+import EndpointKitOpenAPI
+import Foundation
+import OpenAPIRuntime
+import XCTest
+
+/// A client generated from `openapi.yaml` (by the generator's build plugin), on
+/// ``EndpointKitTransport`` over each EndpointKit client, against the in-process test server:
+/// each feature asserted by what reached the server.
+final class GeneratedClientTests: XCTestCase {
+    typealias MakeClient = @Sendable (URL, [any CallMonitor]) -> any EndpointKit.Client
+
+    /// Both clients, each adding a header to every request (so the adapters are seen to run)
+    /// and retrying fast.
+    static let clients: [(String, MakeClient)] = [
+        ("URLSessionClient", { url, monitors in
+            URLSessionClient(
+                requestAdapter: BaseRequestAdapter(baseURL: url, headers: ["X-Adapted": "yes"]), monitors: monitors,
+                retryPolicy: .fast, timeout: 5)
+        }),
+        ("AsyncHTTPClientClient", { url, monitors in
+            AsyncHTTPClientClient(
+                requestAdapter: BaseRequestAdapter(baseURL: url, headers: ["X-Adapted": "yes"]), monitors: monitors,
+                retryPolicy: .fast, timeout: 5)
+        }),
+    ]
+
+    /// Runs `body` with a generated client for each EndpointKit client, against a fresh server.
+    func withEachClient(
+        monitors: [any CallMonitor] = [],
+        _ body: (String, Client, TestServer, FaultRoutes) async throws -> Void
+    ) async throws {
+        for (name, make) in Self.clients {
+            let faults = FaultRoutes()
+            let server = try await TestServer.start(faults.handler)
+            let endpointKit = make(server.baseURL, monitors)
+            let generated = Client(serverURL: server.baseURL, transport: EndpointKitTransport(client: endpointKit))
+            do {
+                try await body(name, generated, server, faults)
+            } catch {
+                XCTFail("\(name): \(error)")
+            }
+            try await endpointKit.shutdown()
+            await server.shutdown()
+        }
+    }
+
+    func testPathQueryAndHeaderParametersAndTheAdaptersReachTheServer() async throws {
+        try await withEachClient { name, client, server, _ in
+            let book = try await client.getBook(path: .init(id: 1)).ok.body.json
+            XCTAssertEqual(book.title, "Dune", name)
+            let echo = try await client.echo(query: .init(q: "a b&c"), headers: .init(xTrace: "trace-1")).ok.body.json
+            XCTAssertEqual(echo.path, "/echo", name)
+            XCTAssertEqual(echo.query, "q=a%20b%26c", name)
+            XCTAssertEqual(echo.headers.additionalProperties["x-trace"], "trace-1", name)
+            XCTAssertEqual(echo.headers.additionalProperties["x-adapted"], "yes", "\(name): the client's adapters ran")
+            XCTAssertEqual(server.requests.map(\.path), ["/books/1", "/echo"], name)
+        }
+    }
+
+    func testABinaryBodyIsSentWhole() async throws {
+        let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try await withEachClient { name, client, server, _ in
+            let echo = try await client.echoBody(body: .binary(HTTPBody(bytes))).ok.body.json
+            XCTAssertEqual(echo.bodyLength, bytes.count, name)
+            XCTAssertEqual(server.requests.last?.body, Data(bytes), name)
+            XCTAssertEqual(server.requests.last?.header("Content-Type"), "application/octet-stream", name)
+        }
+    }
+
+    func testDocumentedAndUndocumentedStatusesAreAnswersNotErrors() async throws {
+        try await withEachClient { name, client, _, _ in
+            guard case .notFound = try await client.getBook(path: .init(id: 2)) else { return XCTFail("\(name): 404") }
+            guard case .undocumented(statusCode: 418, _) = try await client.status(query: .init(code: 418)) else {
+                return XCTFail("\(name): 418")
+            }
+        }
+    }
+
+    func testFailedAttemptsAreRetriedThroughTheClientsPolicy() async throws {
+        try await withEachClient { name, client, _, faults in
+            let attempt = try await client.flaky(query: .init(key: "openapi", fail: 2)).ok.body.json
+            XCTAssertEqual(attempt.attempt, 3, name)
+            XCTAssertEqual(faults.count("openapi"), 3, name)
+            // A status the policy does not retry is the documented answer, at once.
+            guard case .serviceUnavailable = try await client.flaky(query: .init(key: "down", fail: 100, status: 503)) else {
+                return XCTFail("\(name): 503 after the retries")
+            }
+            XCTAssertEqual(faults.count("down"), 3, "\(name): 503 is retried, then handed over")
+        }
+    }
+
+    func testTheResponseBodyStreamsAndCancellingClosesTheConnection() async throws {
+        try await withEachClient { name, client, server, _ in
+            let body = try await client.stream().ok.body.plainText
+            let start = Date()
+            var first: TimeInterval?
+            var text = Data()
+            for try await chunk in body {
+                if first == nil { first = Date().timeIntervalSince(start) }
+                text.append(contentsOf: chunk)
+            }
+            XCTAssertEqual(String(decoding: text, as: UTF8.self), "alpha\nbeta\r\ngamma\rdelta\nlast", name)
+            XCTAssertLessThan(first ?? 1, 0.3, "\(name): the first chunk waited for the whole body")
+            // A body without end: leaving it closes the connection.
+            let endless = Task {
+                var count = 0
+                for try await _ in try await client.endless().ok.body.plainText {
+                    count += 1
+                    if count == 3 { break }
+                }
+            }
+            try await endless.value
+            let closed = await server.waitForDisconnect(of: "/endless")
+            XCTAssertTrue(closed, "\(name): the connection stayed open")
+            // A large body arrives whole.
+            let size: Int64 = 8 << 20
+            var received = 0
+            for try await chunk in try await client.bytes(query: .init(count: size)).ok.body.binary { received += chunk.count }
+            XCTAssertEqual(received, Int(size), name)
+        }
+    }
+
+    func testTheOperationIDNamesTheCallAndTransportFailuresAreTyped() async throws {
+        let names = Guarded<[String]>([])
+        let monitor = NameMonitor(names: names)
+        try await withEachClient(monitors: [monitor]) { name, client, _, _ in
+            _ = try await client.getBook(path: .init(id: 1))
+            XCTAssertEqual(names.withLock { $0.last }, "getBook", name)
+        }
+        for (name, make) in Self.clients {
+            let refused = URL(string: "http://127.0.0.1:1")!
+            let endpointKit = make(refused, [])
+            let client = Client(serverURL: refused, transport: EndpointKitTransport(client: endpointKit))
+            do {
+                _ = try await client.getBook(path: .init(id: 1))
+                XCTFail("\(name): a refused connection answered")
+            } catch let error as ClientError {
+                guard case EndpointKitError.transportFailed? = error.underlyingError as? EndpointKitError else {
+                    return XCTFail("\(name): \(error.underlyingError)")
+                }
+            }
+            try await endpointKit.shutdown()
+        }
+    }
+}
+
+/// Records each call's name.
+struct NameMonitor: CallMonitor {
+    let names: Guarded<[String]>
+    func callStarted(_ event: CallStarted) { names.withLock { $0.append(event.call.endpoint) } }
+}

@@ -1,0 +1,1 @@
+static let api = URL(fileURLWithPath: "/")
