@@ -31,6 +31,7 @@ let package = Package(
             dependencies: [
                 "EndpointKitOpenAPI",
                 .product(name: "EndpointKit", package: "EndpointKit"),
+                .product(name: "EndpointKitTesting", package: "EndpointKit"),
                 .product(name: "EndpointKitAsyncHTTPClient", package: "EndpointKitAsyncHTTPClient"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "NIOCore", package: "swift-nio"),
