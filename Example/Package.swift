@@ -16,6 +16,8 @@ let package = Package(
         .package(name: "EndpointKitCombine", path: "../EndpointKitCombine"),
         .package(name: "EndpointKitTelemetry", path: "../EndpointKitTelemetry"),
         .package(name: "EndpointKitOpenAPI", path: "../EndpointKitOpenAPI"),
+        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -27,6 +29,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "BookKit", dependencies: [.product(name: "EndpointKit", package: "EndpointKit")]),
+        // The book API's client, generated from Sources/BookAPI/openapi.yaml.
+        .target(
+            name: "BookAPI",
+            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
         .target(
             name: "DemoServer",
             dependencies: [
@@ -36,14 +43,18 @@ let package = Package(
         .executableTarget(
             name: "BookDemo",
             dependencies: [
-                "BookKit", "DemoServer",
+                "BookKit", "BookAPI", "DemoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "EndpointKitOpenAPI", package: "EndpointKitOpenAPI"),
                 .product(name: "EndpointKitTelemetry", package: "EndpointKitTelemetry"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "BookKitTests",
-            dependencies: ["BookKit", "DemoServer", .product(name: "EndpointKitTesting", package: "EndpointKit")]),
+            dependencies: [
+                "BookKit", "BookAPI", "DemoServer", .product(name: "EndpointKitTesting", package: "EndpointKit"),
+                .product(name: "EndpointKitOpenAPI", package: "EndpointKitOpenAPI"),
+            ]),
         .testTarget(
             name: "OTelPipelineTests",
             dependencies: [

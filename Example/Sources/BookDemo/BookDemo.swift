@@ -13,7 +13,7 @@ struct BookDemo: AsyncParsableCommand {
             """,
         subcommands: [
             Tour.self, ListBooks.self, GetBook.self, CreateBook.self, UpdateBook.self, DeleteBook.self,
-            UploadCover.self, DownloadCover.self, Follow.self, Quotes.self, Poll.self,
+            UploadCover.self, DownloadCover.self, Follow.self, Quotes.self, Poll.self, OpenAPIDemo.self,
         ],
         defaultSubcommand: Tour.self)
 }

@@ -38,7 +38,7 @@ struct Options: ParsableArguments {
         }
         let monitors = verbose ? [Self.logging] : []
         let cache = try makeCache(caching || cache)
-        let bookClient = URLSessionClient(baseURL: books, monitors: monitors, timeout: 30, cache: cache)
+        let bookClient = URLSessionClient(baseURL: books, monitors: monitors, retryPolicy: .default, timeout: 30, cache: cache)
         let quoteClient = URLSessionClient(baseURL: quotes, monitors: monitors, timeout: 30)
         let output = Output(json: json)
         if server != nil, !json { output.note("Started the demo server at \(books)") }
@@ -46,7 +46,7 @@ struct Options: ParsableArguments {
         do {
             try await body(
                 Session(
-                    books: BookServiceClient(client: bookClient), quotes: QuoteServiceClient(client: quoteClient), output: output,
+                    baseURL: books, client: bookClient, books: BookServiceClient(client: bookClient), quotes: QuoteServiceClient(client: quoteClient), output: output,
                     cache: cache))
         } catch {
             failure = error
@@ -85,6 +85,10 @@ struct Options: ParsableArguments {
 
 /// What a command works with.
 struct Session {
+    /// The book API's address, and the EndpointKit client the services (and `openapi`'s
+    /// generated client) call it with.
+    let baseURL: URL
+    let client: any Client
     let books: any BookService
     let quotes: any QuoteService
     let output: Output
