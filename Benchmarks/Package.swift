@@ -10,6 +10,11 @@ let package = Package(
         .package(name: "EndpointKit", path: ".."),
         .package(name: "EndpointKitAsyncHTTPClient", path: "../EndpointKitAsyncHTTPClient"),
         .package(name: "EndpointKitTelemetry", path: "../EndpointKitTelemetry"),
+        .package(name: "EndpointKitOpenAPI", path: "../EndpointKitOpenAPI"),
+        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
@@ -19,9 +24,18 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
+        // A client generated from Sources/BenchAPI/openapi.yaml, for the OpenAPI transport rows.
+        .target(
+            name: "BenchAPI",
+            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
         .executableTarget(
             name: "Bench",
             dependencies: [
+                "BenchAPI",
+                .product(name: "EndpointKitOpenAPI", package: "EndpointKitOpenAPI"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "EndpointKit", package: "EndpointKit"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

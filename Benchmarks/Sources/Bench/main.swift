@@ -5,6 +5,7 @@ import Foundation
 // bench hammer CLIENT SECONDS CONCURRENCY  small GETs at a concurrency: req/s and CPU µs per request
 //                                          (loop and hammer: BENCH_PATH="bytes?count=1048576" for 1 MB)
 // bench latency | allocations | cancellation | cache   one section of the table
+// bench openapi [--quick]                a generated OpenAPI client on each transport
 // bench overload [--quick]               a fleet of client processes against a failing dependency
 // bench overload-child …                  one of them (run by the table)
 // bench burst COUNT --server URL          COUNT GETs at once, then with 2 in 3 cancelled
@@ -80,6 +81,10 @@ if arguments.count >= 2, arguments[1] == "cache" {
     try await CacheCost.run(baseURL: server.baseURL, quick: quick)
     exit(0)
 }
+if arguments.count >= 2, arguments[1] == "openapi" {
+    try await OpenAPIRows.run(baseURL: server.baseURL, seconds: quick ? 1 : 3)
+    exit(0)
+}
 if arguments.count >= 2, arguments[1] == "overload" {
     try await Overload.run(seconds: quick ? 3 : 10)
     exit(0)
@@ -111,5 +116,6 @@ try await Cancellation.run(baseURL: server.baseURL, rounds: quick ? 20 : 100)
 try await CacheCost.run(baseURL: server.baseURL, quick: quick)
 try Allocations.run(baseURL: server.baseURL)
 try MonitorCost.run(baseURL: server.baseURL)
+try await OpenAPIRows.run(baseURL: server.baseURL, seconds: quick ? 1 : 3)
 try await Overload.run(seconds: quick ? 3 : 10)
 await server.stop()

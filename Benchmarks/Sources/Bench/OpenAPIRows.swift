@@ -1,0 +1,62 @@
+import AsyncHTTPClient
+import BenchAPI
+import EndpointKit
+import EndpointKitAsyncHTTPClient
+import EndpointKitOpenAPI
+import Foundation
+import OpenAPIAsyncHTTPClient
+import OpenAPIURLSession
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `Bench openapi`: one generated client (Sources/BenchAPI) on each transport, fetching the small
+/// JSON; EndpointKit's transport against the official one over the same engine.
+enum OpenAPIRows {
+    static func run(baseURL: URL, seconds: Double) async throws {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let session = URLSession(configuration: .endpointKitDefault)
+        let clients: [(String, BenchAPI.Client)] = [
+            ("swift-openapi-urlsession", BenchAPI.Client(serverURL: baseURL, transport: URLSessionTransport(configuration: .init(session: session)))),
+            ("EndpointKit, URLSessionClient", BenchAPI.Client(serverURL: baseURL, transport: EndpointKitTransport(client: URLSessionClient(baseURL: baseURL)))),
+            ("swift-openapi-async-http-client", BenchAPI.Client(serverURL: baseURL, transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient)))),
+            ("EndpointKit, AsyncHTTPClientClient", BenchAPI.Client(serverURL: baseURL, transport: EndpointKitTransport(client: AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)))),
+        ]
+        let contenders = clients.map { name, client in
+            Latency.Contender(name: name) { _ in
+                let book = try await client.getJSON().ok.body.json
+                precondition(book.id == 1)
+            }
+        }
+        print("\nA generated OpenAPI client on each transport: requests per second, small JSON, \(seconds) s per cell in 3 alternating rounds (median)")
+        print("  in flight  transport                              req/s     p50     p99   vs the official transport on the same engine")
+        for concurrency in [1, 16, 64] {
+            var rounds: [[Latency.Cell]] = Array(repeating: [], count: contenders.count)
+            for round in 0..<3 {
+                for (index, contender) in contenders.enumerated() {
+                    if round == 0 { _ = try await Latency.measure(contender, path: "json", concurrency: concurrency, seconds: 0.2) }
+                    rounds[index].append(try await Latency.measure(contender, path: "json", concurrency: concurrency, seconds: seconds / 3))
+                }
+            }
+            var official = 0.0
+            for (index, contender) in contenders.enumerated() {
+                let cell = rounds[index].sorted { $0.requestsPerSecond < $1.requestsPerSecond }[1]
+                let versus: String
+                if contender.name.hasPrefix("EndpointKit") {
+                    let ratio = cell.requestsPerSecond / max(official, 1)
+                    versus = String(format: "%.2f %@", ratio, ratio >= 0.95 ? "✓" : "✗ (goal ≥ 0.95)")
+                } else {
+                    official = cell.requestsPerSecond
+                    versus = ""
+                }
+                print(
+                    String(format: "  %9d  ", concurrency) + contender.name.padding(toLength: 36, withPad: " ", startingAt: 0)
+                        + String(format: "%9.0f %7.2f %7.2f   ", cell.requestsPerSecond, cell.p50, cell.p99) + versus)
+            }
+        }
+        try await httpClient.shutdown()
+    }
+}
