@@ -25,7 +25,9 @@ enum OpenAPIRows {
             ("swift-openapi-async-http-client", BenchAPI.Client(serverURL: baseURL, transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient)))),
             ("EndpointKit, AsyncHTTPClientClient", BenchAPI.Client(serverURL: baseURL, transport: EndpointKitTransport(client: AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)))),
         ]
-        let contenders = clients.map { name, client in
+        // OPENAPI_ROWS=<part of a name>: only those transports (for a profiler).
+        let only = ProcessInfo.processInfo.environment["OPENAPI_ROWS"]
+        let contenders = clients.filter { name, _ in only.map { name.contains($0) } ?? true }.map { name, client in
             Latency.Contender(name: name) { _ in
                 let book = try await client.getJSON().ok.body.json
                 precondition(book.id == 1)
