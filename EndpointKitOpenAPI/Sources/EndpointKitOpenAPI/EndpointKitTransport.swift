@@ -60,11 +60,8 @@ public struct EndpointKitTransport: ClientTransport {
             return (HTTPResponse(stream.response), HTTPBody(stream, length: Self.length(of: stream.response), iterationBehavior: .single))
         } catch EndpointKitError.unacceptableStatus(let failure) where retriedStatuses.contains(failure.statusCode) {
             // Retried as far as the client's policy goes: the answer is the generated code's.
-            var fields = HTTPFields()
-            for (name, value) in failure.headers {
-                if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
-            }
-            return (HTTPResponse(status: .init(code: failure.statusCode), headerFields: fields), HTTPBody(failure.body))
+            let head = HTTPResponse(status: failure.statusCode, fields: failure.headers.map { ($0.key, $0.value) })
+            return (head, HTTPBody(failure.body))
         }
     }
 

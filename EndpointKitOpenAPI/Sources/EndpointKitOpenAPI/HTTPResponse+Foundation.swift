@@ -8,11 +8,15 @@ import HTTPTypes
 extension HTTPResponse {
     /// The status and header fields of a Foundation response.
     init(_ response: HTTPURLResponse) {
-        var fields = HTTPFields()
-        for (name, value) in response.allHeaderFields {
-            guard let text = name as? String, let name = HTTPField.Name(text) else { continue }
-            fields.append(HTTPField(name: name, value: "\(value)"))
+        self.init(status: response.statusCode, fields: response.allHeaderFields.map { ("\($0.key)", "\($0.value)") })
+    }
+
+    /// A response with `status` and the fields named (a name HTTP does not allow is left out).
+    init(status: Int, fields: some Sequence<(String, String)>) {
+        var headerFields = HTTPFields()
+        for (name, value) in fields {
+            if let name = HTTPField.Name(name) { headerFields.append(HTTPField(name: name, value: value)) }
         }
-        self.init(status: .init(code: response.statusCode), headerFields: fields)
+        self.init(status: .init(code: status), headerFields: headerFields)
     }
 }

@@ -19,18 +19,21 @@ final class OverloadGuard: Sendable {
         self.monitor = monitor
     }
 
-
     /// Tells the monitor about `kind` for the current call.
     func tell(_ kind: OverloadDecision.Kind, host: String, seconds: TimeInterval? = nil) {
         monitor?.overloadDecision(OverloadDecision(call: CallContext.current, kind: kind, host: host, seconds: seconds))
     }
 
-    /// Whether a retry after `delay` seconds may be sent, for a call with `deadline`: the
-    /// decision that refuses it, or `nil` when it may go (and is paid for).
-    func refusal(ofRetryAfter delay: TimeInterval, deadline: CallDeadline?, url: URL?) -> OverloadDecision.Kind? {
-        if let deadline, delay >= deadline.remaining { return .retryPastDeadline }
-        if let budget, !budget.withdraw() { return .retryRefused }
-        return nil
+    /// Whether a retry of a request to `url` after `delay` seconds may be sent, for a call with
+    /// `deadline`: `true` when it may (and is paid for); otherwise the monitor is told why not.
+    func allowsRetry(after delay: TimeInterval, deadline: CallDeadline?, url: URL?) -> Bool {
+        let refusal: OverloadDecision.Kind? =
+            if let deadline, delay >= deadline.remaining { .retryPastDeadline }
+            else if let budget, !budget.withdraw() { .retryRefused }
+            else { nil }
+        guard let refusal else { return true }
+        tell(refusal, host: Self.host(of: url), seconds: delay)
+        return false
     }
 
     /// `host:port` of `url`, the key of its circuit and queue.

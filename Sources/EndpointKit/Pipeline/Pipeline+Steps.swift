@@ -48,8 +48,6 @@ extension Pipeline {
         return url
     }
 
-    /// Removes framing headers the transport sets itself: a manual `Content-Length` next to a
-    /// body makes Foundation on Linux send an invalid request that hangs.
     /// The attempt's time limit within the call's `deadline`: the smaller of its own and the
     /// time left. Throws ``EndpointKitError/timedOut(url:limit:)`` (naming the time the call
     /// had, `elapsed`) once none is left.
@@ -59,6 +57,8 @@ extension Pipeline {
         return min(outgoing.timeout ?? remaining, remaining)
     }
 
+    /// Removes framing headers the transport sets itself: a manual `Content-Length` next to a
+    /// body makes Foundation on Linux send an invalid request that hangs.
     static func prepared(_ outgoing: Outgoing) -> Outgoing {
         var outgoing = outgoing
         // Foundation's idle timeout takes whole seconds (0 would mean none); keep it past ours.

@@ -121,9 +121,7 @@ import Foundation
                         do {
                             let delay = try await retryDelay(
                                 settings, request: request, response: record.received?.response, error: error, attempt: number)
-                            if let delay, let refusal = overload.refusal(ofRetryAfter: delay, deadline: deadline, url: request.url) {
-                                overload.tell(refusal, host: OverloadGuard.host(of: request.url), seconds: delay)
-                            } else if let delay {
+                            if let delay, overload.allowsRetry(after: delay, deadline: deadline, url: request.url) {
                                 events.retryScheduled(after: delay, reason: error)
                                 if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
                                 number += 1
