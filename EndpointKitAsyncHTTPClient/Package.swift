@@ -8,6 +8,8 @@ let package = Package(
     platforms: [.macOS(.v12), .iOS(.v15)],
     products: [
         .library(name: "EndpointKitAsyncHTTPClient", targets: ["EndpointKitAsyncHTTPClient"]),
+        // The client as a swift-service-lifecycle Service: a ServiceGroup shuts it down gracefully.
+        .library(name: "EndpointKitServiceLifecycle", targets: ["EndpointKitServiceLifecycle"]),
     ],
     dependencies: [
         .package(name: "EndpointKit", path: ".."),
@@ -15,6 +17,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Test-only: certificates made by the TLS tests (a private CA, expired and misnamed
+        // servers, client certificates).
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.38.0"),
     ],
     targets: [
         .target(
@@ -28,12 +37,21 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(
+            name: "EndpointKitServiceLifecycle",
+            dependencies: [
+                "EndpointKitAsyncHTTPClient",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .testTarget(
             name: "EndpointKitAsyncHTTPClientTests",
             dependencies: [
                 "EndpointKitAsyncHTTPClient",
+                "EndpointKitServiceLifecycle",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "EndpointKit", package: "EndpointKit"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -41,6 +59,10 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ]),
     ],
     swiftLanguageModes: [.v6]

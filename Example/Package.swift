@@ -74,6 +74,7 @@ let package = Package(
                 .product(name: "EndpointKit", package: "EndpointKit"),
                 .product(name: "EndpointKitTesting", package: "EndpointKit"),
                 .product(name: "EndpointKitAsyncHTTPClient", package: "EndpointKitAsyncHTTPClient"),
+                .product(name: "EndpointKitServiceLifecycle", package: "EndpointKitAsyncHTTPClient"),
                 .product(name: "EndpointKitCombine", package: "EndpointKitCombine"),
                 .product(name: "EndpointKitTelemetry", package: "EndpointKitTelemetry"),
                 .product(name: "EndpointKitOpenAPI", package: "EndpointKitOpenAPI"),

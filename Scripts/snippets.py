@@ -22,9 +22,9 @@ import EndpointKit
 import EndpointKitAsyncHTTPClient
 import EndpointKitCombine
 import EndpointKitOpenAPI
+import EndpointKitServiceLifecycle
 import EndpointKitTelemetry
 import EndpointKitTesting
-import Foundation
 import InMemoryLogging
 import InMemoryTracing
 import Logging
@@ -32,10 +32,6 @@ import OTel
 import ServiceLifecycle
 import Synchronization
 import XCTest
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 """
 

@@ -1,1 +1,2 @@
 static let api = URL(fileURLWithPath: "/")
+static func downloadCover() async throws -> Data { Data() }

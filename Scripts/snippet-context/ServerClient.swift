@@ -4,3 +4,6 @@ struct GetBook: JSONEndpoint {
     let id: Int
     func makeRequest() throws -> URLRequest { try URLRequest(.get, "books/\(id)") }
 }
+static let logger = Logger(label: "docs")
+struct HTTPServer: Service { func run() async throws {} }
+static let server = HTTPServer()

@@ -6,12 +6,7 @@ final class ClientScenarioTests: XCTestCase {
     func testURLSessionClientPassesEveryScenario() async throws {
         var scenarios = ClientScenarios(
             name: "URLSessionClient",
-            makeClient: { url, options in
-                URLSessionClient(
-                    baseURL: url, responseObserver: options.observer, monitors: options.monitors, retryPolicy: options.retryPolicy,
-                    timeout: options.timeout, maximumBodySize: options.maximumBodySize, cache: options.cache,
-                    overload: options.overload)
-            },
+            makeClient: { URLSessionClient($0) },
             close: { ($0 as? URLSessionClient)?.invalidate() })
         #if canImport(FoundationNetworking)
             // A chunked body with a trailer field kills the process inside Foundation on Linux

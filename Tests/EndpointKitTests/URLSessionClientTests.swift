@@ -176,18 +176,20 @@ final class URLSessionClientTests: ServerTestCase {
         XCTAssertEqual(onQueue, 7)
     }
 
-    func testSubclassCanOverrideBothAPIs() async throws {
+    /// Overriding the `async` method changes the call made with a completion handler too; the
+    /// completion handler's `Progress` still counts the bytes.
+    func testASubclassOverridesOneMethodForBothAPIs() async throws {
         final class CountingClient: URLSessionClient, @unchecked Sendable {
             let count = Locked(0)
             override func request<T: Endpoint>(_ endpoint: T) async throws -> T.Content {
                 count.withLock { $0 += 1 }
                 return try await super.request(endpoint)
             }
-            override func request<T: Endpoint>(
-                _ endpoint: T, completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
-            ) -> Progress {
+            override func download<T: DownloadEndpoint>(
+                _ endpoint: T, progress: (@Sendable (TransferProgress) -> Void)?
+            ) async throws -> T.Content {
                 count.withLock { $0 += 10 }
-                return super.request(endpoint, completionHandler: completionHandler)
+                return try await super.download(endpoint, progress: progress)
             }
         }
         let client = CountingClient(baseURL: server.baseURL)
@@ -195,6 +197,21 @@ final class URLSessionClientTests: ServerTestCase {
         let asClient: any Client = client
         _ = try await asClient.request(GetBook())
         _ = await complete(GetBook(), on: client)
-        XCTAssertEqual(client.count.withLock { $0 }, 11)
+        XCTAssertEqual(client.count.withLock { $0 }, 2)
+
+        let (result, progress): (Result<URL, any Error>, Progress) = await withCheckedContinuation { continuation in
+            let box = Locked<Progress?>(nil)
+            let started = client.download(Download(path: "books", count: 1)) { result in
+                continuation.resume(returning: (result, box.withLock { $0 } ?? Progress(totalUnitCount: 0)))
+            }
+            box.withLock { $0 = started }
+        }
+        let file = try result.get()
+        defer { try? FileManager.default.removeItem(at: file) }
+        XCTAssertEqual(client.count.withLock { $0 }, 12)
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+        XCTAssertGreaterThan(size, 0)
+        XCTAssertEqual(progress.completedUnitCount, Int64(size))
+        XCTAssertEqual(progress.totalUnitCount, Int64(size))
     }
 }

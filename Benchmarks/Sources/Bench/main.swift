@@ -9,6 +9,8 @@ import Foundation
 // bench overload [--quick]               a fleet of client processes against a failing dependency
 // bench overload-child …                  one of them (run by the table)
 // bench burst COUNT --server URL          COUNT GETs at once, then with 2 in 3 cancelled
+// bench http2 H2URL H1URL               small GETs over HTTP/2 and HTTP/1.1 (TLS), both clients
+//                                          (Scripts/bench-nginx.sh serves both: 8443 and 8444)
 // bench stress [COUNT]                    10,000 calls against a faulty server, random cancels
 // bench memory-child SCENARIO URL BYTES   one memory scenario (run by the table in a child)
 // bench alloc-child CLIENT URL COUNT       allocations of one client (run by the table in a child)
@@ -31,6 +33,11 @@ if arguments.count == 7, arguments[1] == "overload-child", let url = URL(string:
 
 if arguments.count == 5, arguments[1] == "alloc-child", let url = URL(string: arguments[3]), let count = Int(arguments[4]) {
     try await Allocations.child(name: arguments[2], baseURL: url, count: count)
+    exit(0)
+}
+
+if arguments.count == 4, arguments[1] == "http2", let http2 = URL(string: arguments[2]), let http1 = URL(string: arguments[3]) {
+    try await HTTP2.run(http2: http2, http1: http1, seconds: 3)
     exit(0)
 }
 

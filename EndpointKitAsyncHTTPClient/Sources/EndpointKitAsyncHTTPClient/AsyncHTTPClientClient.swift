@@ -39,7 +39,7 @@ public final class AsyncHTTPClientClient: Client {
     public let completionQueue: DispatchQueue
     private let httpClient: HTTPClient
     private let ownsHTTPClient: Bool
-    private let isShutDown = Locked(false)
+    private let calls = CallsInFlight()
     private let pipeline: Pipeline
     private let tlsConfiguration: TLSConfiguration
 
@@ -69,6 +69,9 @@ public final class AsyncHTTPClientClient: Client {
     ///   - logger: Where AsyncHTTPClient logs what it does for each request and its connection
     ///     pool (mostly at `.trace` and `.debug`), so those lines land with yours; none by
     ///     default. (EndpointKitTelemetry's `LoggingMonitor` logs the calls themselves.)
+    ///   - httpVersion: The HTTP versions an owned `HTTPClient` offers: `.automatic` (the
+    ///     default) speaks HTTP/2 to a server that offers it over TLS, many calls over one
+    ///     connection; `.http1Only` keeps to HTTP/1.1.
     public init(
         requestAdapter: any RequestAdapter,
         httpClient: HTTPClient? = nil,
@@ -82,10 +85,12 @@ public final class AsyncHTTPClientClient: Client {
         cookieStorage: (any CookieStore)? = nil,
         cache: HTTPCache? = nil,
         overload: OverloadPolicy = .default,
-        logger: Logger? = nil
+        logger: Logger? = nil,
+        httpVersion: HTTPClient.Configuration.HTTPVersion = .automatic
     ) {
         var configuration = Self.configuration
         configuration.tlsConfiguration = tlsConfiguration
+        configuration.httpVersion = httpVersion
         let client =
             httpClient
             ?? HTTPClient(
@@ -98,13 +103,16 @@ public final class AsyncHTTPClientClient: Client {
         self.pipeline = Pipeline(
             requestAdapter: requestAdapter, responseObserver: responseObserver, monitors: monitors,
             retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, cache: cache, overload: overload,
-            transport: GuardedTransport(isShutDown: isShutDown, transport: AsyncHTTPClientTransport(httpClient: client, cookieStorage: cookieStorage, decompresses: httpClient == nil, logger: logger)))
+            transport: AsyncHTTPClientTransport(
+                httpClient: client, cookieStorage: cookieStorage, decompresses: httpClient == nil, logger: logger, calls: calls))
     }
 
-    /// Creates a client whose requests are resolved against `baseURL`; the other parameters are
-    /// those of ``init(requestAdapter:httpClient:completionQueue:responseObserver:monitors:retryPolicy:timeout:maximumBodySize:tlsConfiguration:cookieStorage:cache:overload:logger:)``.
+    /// Creates a client whose requests are resolved against `baseURL`, then go through
+    /// `adapters` in order; the other parameters are those of
+    /// ``init(requestAdapter:httpClient:completionQueue:responseObserver:monitors:retryPolicy:timeout:maximumBodySize:tlsConfiguration:cookieStorage:cache:overload:logger:httpVersion:)``.
     public convenience init(
         baseURL: URL,
+        adapters: [any RequestAdapter] = [],
         httpClient: HTTPClient? = nil,
         completionQueue: DispatchQueue = AsyncHTTPClientClient.defaultCompletionQueue,
         responseObserver: ResponseObserver? = nil,
@@ -116,13 +124,31 @@ public final class AsyncHTTPClientClient: Client {
         cookieStorage: (any CookieStore)? = nil,
         cache: HTTPCache? = nil,
         overload: OverloadPolicy = .default,
-        logger: Logger? = nil
+        logger: Logger? = nil,
+        httpVersion: HTTPClient.Configuration.HTTPVersion = .automatic
     ) {
         self.init(
-            requestAdapter: BaseRequestAdapter(baseURL: baseURL), httpClient: httpClient,
+            requestAdapter: ClientConfiguration.adapter(baseURL: baseURL, adapters: adapters), httpClient: httpClient,
             completionQueue: completionQueue, responseObserver: responseObserver, monitors: monitors,
             retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, tlsConfiguration: tlsConfiguration,
-            cookieStorage: cookieStorage, cache: cache, overload: overload, logger: logger)
+            cookieStorage: cookieStorage, cache: cache, overload: overload, logger: logger, httpVersion: httpVersion)
+    }
+
+    /// Creates a client from a configuration shared with `URLSessionClient`; the engine's own
+    /// settings follow (see
+    /// ``init(requestAdapter:httpClient:completionQueue:responseObserver:monitors:retryPolicy:timeout:maximumBodySize:tlsConfiguration:cookieStorage:cache:overload:logger:httpVersion:)``).
+    public convenience init(
+        _ configuration: ClientConfiguration, httpClient: HTTPClient? = nil, tlsConfiguration: TLSConfiguration? = nil,
+        logger: Logger? = nil, httpVersion: HTTPClient.Configuration.HTTPVersion = .automatic
+    ) {
+        self.init(
+            requestAdapter: configuration.requestAdapter, httpClient: httpClient,
+            completionQueue: configuration.completionQueue ?? AsyncHTTPClientClient.defaultCompletionQueue,
+            responseObserver: configuration.responseObserver, monitors: configuration.monitors,
+            retryPolicy: configuration.retryPolicy, timeout: configuration.timeout,
+            maximumBodySize: configuration.maximumBodySize, tlsConfiguration: tlsConfiguration,
+            cookieStorage: configuration.cookieStorage, cache: configuration.cache, overload: configuration.overload, logger: logger,
+            httpVersion: httpVersion)
     }
 
     /// The configuration of an owned `HTTPClient`: EndpointKit follows redirects, bodies are
@@ -167,12 +193,22 @@ public final class AsyncHTTPClientClient: Client {
     /// Stops the client: later calls fail with ``EndpointKit/EndpointKitError/clientInvalidated``,
     /// and an owned `HTTPClient` is shut down (calls in flight fail).
     public func shutdown() async throws {
-        guard isShutDown.withLock({ shut in defer { shut = true }; return !shut }) else { return }
+        try await shutdown(gracePeriod: .zero)
+    }
+
+    /// Stops the client gracefully: new calls (and retries) fail with
+    /// ``EndpointKit/EndpointKitError/clientInvalidated`` at once, requests in flight (a
+    /// stream's until its body is read or dropped) may finish within `gracePeriod`, then an
+    /// owned `HTTPClient` is shut down, which fails any still running. Calling it again does
+    /// nothing. `EndpointKitServiceLifecycle` runs it when a `ServiceGroup` shuts down.
+    public func shutdown(gracePeriod: Duration) async throws {
+        guard calls.close() else { return }
+        await calls.drain(within: gracePeriod)
         if ownsHTTPClient { try await httpClient.shutdown() }
     }
 
     deinit {
-        if ownsHTTPClient, isShutDown.withLock({ !$0 }) {
+        if ownsHTTPClient, calls.isOpen {
             Self.unclosed.withLock { $0 += 1 }
             httpClient.shutdown(queue: .global()) { _ in }
         }
@@ -183,7 +219,7 @@ public final class AsyncHTTPClientClient: Client {
     public func request<T: Endpoint>(
         _ endpoint: T, completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        CompletionBridge.start(on: completionQueue, completionHandler) { [pipeline] in try await pipeline.perform(Call(endpoint), progress: $0) }
+        CompletionBridge.start(on: completionQueue, completionHandler) { [pipeline] in try await pipeline.perform(Call(endpoint)) }
     }
 
     /// Runs `endpoint` and returns its content; cancelling the task cancels the request.
@@ -196,9 +232,7 @@ public final class AsyncHTTPClientClient: Client {
     public func upload<T: UploadEndpoint>(
         _ endpoint: T, completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        CompletionBridge.start(on: completionQueue, counting: .upload, completionHandler) { [pipeline] in
-            try await pipeline.perform(Call(upload: endpoint), progress: $0)
-        }
+        CompletionBridge.start(on: completionQueue, counting: .upload, completionHandler) { [pipeline] in try await pipeline.perform(Call(upload: endpoint)) }
     }
 
     /// Sends `endpoint`'s body and returns its content, reporting bytes as they move.
@@ -213,7 +247,7 @@ public final class AsyncHTTPClientClient: Client {
     public func download<T: DownloadEndpoint>(
         _ endpoint: T, completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        CompletionBridge.start(on: completionQueue, completionHandler) { [pipeline] in try await pipeline.perform(Call(download: endpoint), progress: $0) }
+        CompletionBridge.start(on: completionQueue, completionHandler) { [pipeline] in try await pipeline.perform(Call(download: endpoint)) }
     }
 
     /// Downloads `endpoint`'s body to a file (memory stays flat) and returns its content.
@@ -234,7 +268,7 @@ public final class AsyncHTTPClientClient: Client {
     /// with its TLS configuration; the handshake goes through the request adapters. Messages up
     /// to 16 MiB are accepted.
     public func webSocket<T: WebSocketEndpoint>(_ endpoint: T) async throws -> WebSocket {
-        guard isShutDown.withLock({ !$0 }) else { throw EndpointKitError.clientInvalidated }
+        guard calls.isOpen else { throw EndpointKitError.clientInvalidated }
         let group = httpClient.eventLoopGroup
         let tls = tlsConfiguration
         return try await pipeline.webSocket(endpoint) { request, timeout in

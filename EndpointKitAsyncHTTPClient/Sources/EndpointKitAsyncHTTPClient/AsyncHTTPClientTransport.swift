@@ -22,11 +22,17 @@ struct AsyncHTTPClientTransport: Transport {
     let decompresses: Bool
     /// Where AsyncHTTPClient logs each request (connection pool and all), if anywhere.
     let logger: Logger?
+    /// The requests in flight; none is sent once the client has been shut down.
+    let calls: CallsInFlight
+
+    var isOpen: Bool { calls.isOpen }
 
     func send(
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
         progress: ProgressSink?
     ) async throws -> ReceivedResponse {
+        try calls.enter()
+        defer { calls.leave() }
         do {
             return try await AttemptTimeout.run(timeout, url: outgoing.request.url) {
                 try await exchange(outgoing, file: file, bodyLimit: bodyLimit, progress: progress)
@@ -41,6 +47,10 @@ struct AsyncHTTPClientTransport: Transport {
     /// for it (real back-pressure). Dropping the stream cancels the request.
     func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
         guard let url = outgoing.request.url else { throw EndpointKitError.invalidURL("<no URL>") }
+        try calls.enter()
+        // Until the body has been read, failed or been dropped (the reader leaves then).
+        var reading = false
+        defer { if !reading { calls.leave() } }
         do {
             let response = try await AttemptTimeout.run(timeout, url: url) {
                 try await execute(outgoing, url: url, progress: nil)
@@ -48,17 +58,18 @@ struct AsyncHTTPClientTransport: Transport {
             let head = try Self.head(of: response, url: url)
             keepCookies(of: response, from: url)
             _ = try undecodedCoding(of: response, url: url)
-            let body = BodyReader(response.body)
+            let body = BodyReader(response.body) { [calls] in calls.leave() }
+            reading = true
             let chunks = AsyncThrowingStream<Data, any Error> {
                 do {
                     return try await body.next()
                 } catch {
-                    throw Self.translate(error, url: url)
+                    throw translated(error, url: url)
                 }
             }
             return ResponseStream(response: head, chunks: chunks)
         } catch {
-            throw Self.translate(error, url: url)
+            throw await translate(error, url: url)
         }
     }
 
@@ -116,7 +127,7 @@ struct AsyncHTTPClientTransport: Transport {
                 try? handle.close()
             }
             (incoming?.file ?? file)?.failed()
-            throw Self.translate(error, url: url)
+            throw await translate(error, url: url)
         }
     }
 
@@ -257,33 +268,5 @@ struct AsyncHTTPClientTransport: Transport {
     /// The buffer's bytes as `Data`; a large buffer is shared, not copied.
     static func data(_ buffer: ByteBuffer) -> Data {
         buffer.getData(at: buffer.readerIndex, length: buffer.readableBytes, byteTransferStrategy: .automatic) ?? Data()
-    }
-
-    /// AsyncHTTPClient's and NIO's errors, as the `URLError`s `URLSessionClient` reports.
-    static func translate(_ error: any Error, url: URL) -> any Error {
-        if error is CancellationError || error is EndpointKitError { return error }
-        if let failure = error as? BodyChunks.StreamFailure { return failure.underlying }
-        if let error = error as? HTTPClientError, error == .cancelled { return CancellationError() }
-        let text = String(describing: error).lowercased()
-        let code: URLError.Code
-        if let error = error as? HTTPClientError, error == .remoteConnectionClosed {
-            code = .networkConnectionLost
-        } else if let error = error as? HTTPParserError, error == .invalidEOFState {
-            code = .networkConnectionLost
-        } else if let error = error as? HTTPClientError, error == .connectTimeout || error == .readTimeout || error == .deadlineExceeded {
-            code = .timedOut
-        } else if text.contains("refused") {
-            code = .cannotConnectToHost
-        } else if text.contains("dns") || text.contains("resolve") || text.contains("unknown host") || text.contains("lookup") {
-            code = .cannotFindHost
-        } else if text.contains("reset") || text.contains("eof") || text.contains("closed") || text.contains("broken pipe") {
-            code = .networkConnectionLost
-        } else if text.contains("ssl") || text.contains("tls") || text.contains("certificate") {
-            code = .secureConnectionFailed
-        } else {
-            code = .unknown
-        }
-        let urlError = URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url, NSUnderlyingErrorKey: error as NSError])
-        return EndpointKitError.transportFailed(url: url, underlying: urlError)
     }
 }

@@ -74,6 +74,9 @@ final class NIOWebSocketChannel: WebSocketChannel {
             if Task.isCancelled { throw CancellationError() }
             if let timeout, timedOut.withLock({ $0 }) { throw EndpointKitError.timedOut(url: request.url, limit: timeout) }
             if error is EndpointKitError { throw error }
+            if let url = request.url, AsyncHTTPClientTransport.tlsFailure(error) != nil {
+                throw AsyncHTTPClientTransport.translate(error, url: url)
+            }
             throw EndpointKitError.transportFailed(url: request.url, underlying: error)
         }
     }

@@ -20,11 +20,11 @@ final class AsyncHTTPClientClientTests: XCTestCase {
     func testAsyncHTTPClientClientPassesEveryScenario() async throws {
         let scenarios = ClientScenarios(
             name: "AsyncHTTPClientClient",
-            makeClient: { url, options in
-                AsyncHTTPClientClient(
-                    baseURL: url, responseObserver: options.observer, monitors: options.monitors, retryPolicy: options.retryPolicy,
-                    timeout: options.timeout, maximumBodySize: options.maximumBodySize, cookieStorage: HTTPCookieStorage.shared,
-                    cache: options.cache, overload: options.overload)
+            makeClient: { configuration in
+                // Cookies kept where URLSessionClient keeps them by default.
+                var configuration = configuration
+                configuration.cookieStorage = configuration.cookieStorage ?? HTTPCookieStorage.shared
+                return AsyncHTTPClientClient(configuration)
             },
             close: { try? await ($0 as? AsyncHTTPClientClient)?.shutdown() })
         try await scenarios.runAll()

@@ -57,11 +57,29 @@ public struct EndpointKitTransport: ClientTransport {
             request: request, body: bodyData, baseURL: baseURL, operationID: operationID, refusedStatuses: retriedStatuses)
         do {
             let stream = try await client.stream(endpoint)
-            return (HTTPResponse(stream.response), HTTPBody(stream, length: Self.length(of: stream.response), iterationBehavior: .single))
+            let length = Self.length(of: stream.response)
+            guard let report = OperationProgress.handler else {
+                return (HTTPResponse(stream.response), HTTPBody(stream, length: length, iterationBehavior: .single))
+            }
+            if let sent = bodyData?.count { report(TransferProgress(direction: .upload, completedBytes: Int64(sent), totalBytes: Int64(sent))) }
+            return (HTTPResponse(stream.response), HTTPBody(Self.counting(stream, length: length, report: report), length: length, iterationBehavior: .single))
         } catch EndpointKitError.unacceptableStatus(let failure) where retriedStatuses.contains(failure.statusCode) {
             // Retried as far as the client's policy goes: the answer is the generated code's.
             let head = HTTPResponse(status: failure.statusCode, fields: failure.headers.map { ($0.key, $0.value) })
             return (head, HTTPBody(failure.body))
+        }
+    }
+
+    /// `stream`, reporting the bytes read so far to `report` as each chunk is read.
+    private static func counting(
+        _ stream: ResponseStream, length: HTTPBody.Length, report: @escaping @Sendable (TransferProgress) -> Void
+    ) -> AsyncThrowingStream<Data, any Error> {
+        let total: Int64? = if case .known(let bytes) = length { bytes } else { nil }
+        let reader = ChunkCounter(stream.makeAsyncIterator())
+        return AsyncThrowingStream {
+            guard let chunk = try await reader.next() else { return nil }
+            report(TransferProgress(direction: .download, completedBytes: reader.count, totalBytes: total))
+            return chunk
         }
     }
 

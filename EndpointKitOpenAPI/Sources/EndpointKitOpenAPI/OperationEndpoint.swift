@@ -38,6 +38,10 @@ struct OperationEndpoint: Endpoint {
 
     func makeRequest() throws -> URLRequest { request }
 
+    /// Operations go through the client's cache, when it has one, by HTTP's rules: a `GET` may
+    /// be answered from it, an unsafe method outdates what it holds for the URL.
+    var cachePolicy: CachePolicy? { .useProtocolRules }
+
     /// Every answer goes to the generated code, which knows the documented ones; a status the
     /// client may retry is refused first.
     func validate(_ request: URLRequest?, response: HTTPURLResponse, data: Data?) throws {

@@ -69,6 +69,57 @@ final class GeneratedClientTests: XCTestCase {
         }
     }
 
+    /// Progress of a generated call: the body sent, then each chunk read, with the total.
+    func testUploadAndDownloadProgressOfAGeneratedCall() async throws {
+        let bytes = [UInt8](repeating: 7, count: 50_000)
+        try await withEachClient { name, client, _, _ in
+            let reports = Guarded<[TransferProgress]>([])
+            let read = try await OperationProgress.reporting({ report in reports.withLock { $0.append(report) } }) {
+                _ = try await client.echoBody(body: .binary(HTTPBody(bytes))).ok.body.json
+                return try await Data(collecting: client.bytes(query: .init(count: 1_000_000)).ok.body.binary, upTo: 2 << 20)
+            }
+            XCTAssertEqual(read.count, 1_000_000, name)
+            let uploads = reports.withLock { $0 }.filter { $0.direction == .upload }
+            XCTAssertEqual(uploads.last?.completedBytes, 50_000, name)
+            let downloads = reports.withLock { $0 }.filter { $0.direction == .download && $0.totalBytes == 1_000_000 }
+            XCTAssertGreaterThan(downloads.count, 1, "\(name): one report per chunk read")
+            XCTAssertEqual(downloads.last?.completedBytes, 1_000_000, name)
+            XCTAssertEqual(downloads.map(\.completedBytes), downloads.map(\.completedBytes).sorted(), name)
+        }
+        // Outside `reporting`, nothing is counted.
+        try await withEachClient { name, client, _, _ in
+            let body = try await client.bytes(query: .init(count: 10)).ok.body.binary
+            let data = try await Data(collecting: body, upTo: 100)
+            XCTAssertEqual(data.count, 10, name)
+        }
+    }
+
+    /// With a cache on the client, a generated `GET` is answered from it by HTTP's rules, and
+    /// a generated write outdates it.
+    func testGeneratedGETsGoThroughTheClientsCache() async throws {
+        let clients: [(String, @Sendable (URL) -> any EndpointKit.Client)] = [
+            ("URLSessionClient", { @Sendable url in URLSessionClient(baseURL: url, cache: HTTPCache()) }),
+            ("AsyncHTTPClientClient", { @Sendable url in AsyncHTTPClientClient(baseURL: url, cache: HTTPCache()) }),
+        ]
+        for (name, make) in clients {
+            let faults = FaultRoutes()
+            let server = try await TestServer.start(faults.handler)
+            let endpointKit = make(server.baseURL)
+            let client = Client(serverURL: server.baseURL, transport: EndpointKitTransport(client: endpointKit))
+            let query = Operations.GetCached.Input.Query(key: "openapi", cc: "max-age=60")
+            let first = try await client.getCached(query: query).ok.body.json
+            let second = try await client.getCached(query: query).ok.body.json
+            XCTAssertEqual(second.count, first.count, "\(name): the second GET came from the cache")
+            XCTAssertEqual(server.requests.count, 1, name)
+            _ = try await client.writeCached(query: .init(key: "openapi", cc: "max-age=60"))
+            let third = try await client.getCached(query: query).ok.body.json
+            XCTAssertEqual(third.version, 2, "\(name): the write outdated the stored answer")
+            XCTAssertEqual(server.requests.count, 3, name)
+            try await endpointKit.shutdown()
+            await server.shutdown()
+        }
+    }
+
     func testDocumentedAndUndocumentedStatusesAreAnswersNotErrors() async throws {
         try await withEachClient { name, client, _, _ in
             guard case .notFound = try await client.getBook(path: .init(id: 2)) else { return XCTFail("\(name): 404") }

@@ -3,7 +3,6 @@ import BookKit
 import DemoServer
 import EndpointKit
 import EndpointKitTelemetry
-import Foundation
 import Logging
 
 /// The options every command takes, and the session they open.

@@ -1,10 +1,5 @@
 import BookKit
 import EndpointKit
-import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// Prints results as text or JSON, notes and progress to standard error, and errors as one
 /// clear sentence.

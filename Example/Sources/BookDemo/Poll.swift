@@ -1,7 +1,6 @@
 import ArgumentParser
 import BookKit
 import EndpointKit
-import Foundation
 
 /// `book-demo poll`: reads the book list again and again through the HTTP cache, as a client
 /// polling a REST API does, and says how each read was answered.

@@ -1,5 +1,4 @@
 import EndpointKit
-import Foundation
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,9 +1,4 @@
 import EndpointKit
-import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// The error body the book API sends with a non-2xx status: `{"error": "…"}`.
 public struct APIError: Error, Codable, Sendable, CustomStringConvertible {
@@ -23,7 +18,7 @@ public struct APIError: Error, Codable, Sendable, CustomStringConvertible {
 
     /// Validates like ``EndpointKit/Endpoint/validate(_:response:data:)``, but turns the book
     /// API's error body into an `APIError` when there is one.
-    static func validate(_ request: URLRequest?, response: HTTPURLResponse, data: Data?) throws {
+    public static func validate(_ request: URLRequest?, response: HTTPURLResponse, data: Data?) throws {
         guard !(200..<300).contains(response.statusCode) else { return }
         if let data, var apiError = try? JSONDecoder().decode(APIError.self, from: data) {
             apiError.status = response.statusCode

@@ -1,9 +1,4 @@
 import EndpointKit
-import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// An endpoint of the book API: JSON content, `APIError` for error bodies.
 public protocol BookEndpoint: JSONEndpoint {}
@@ -61,23 +56,6 @@ public struct CreateBookEndpoint: BookEndpoint {
     }
 }
 
-/// `DELETE /books/{id}`: no content.
-public struct DeleteBookEndpoint: Endpoint {
-    public typealias Content = Void
-    let id: Int
-
-    /// Deletes the book with `id`.
-    public init(id: Int) { self.id = id }
-
-    /// Builds the request.
-    public func makeRequest() throws -> URLRequest { try URLRequest(.delete, "books/\(id)") }
-
-    /// Turns the API's `{"error": …}` bodies into ``APIError``.
-    public func validate(_ request: URLRequest?, response: HTTPURLResponse, data: Data?) throws {
-        try APIError.validate(request, response: response, data: data)
-    }
-}
-
 /// `GET /books/feed`: new books as Server-Sent Events.
 public struct BookFeedEndpoint: Endpoint {
     public typealias Content = Void
@@ -87,24 +65,4 @@ public struct BookFeedEndpoint: Endpoint {
 
     /// Builds the request.
     public func makeRequest() throws -> URLRequest { try URLRequest(.get, "books/feed") }
-}
-
-/// `PUT /books/{id}`: replaces a book's fields.
-public struct UpdateBookEndpoint: BookEndpoint {
-    public typealias Content = Book
-    let id: Int
-    let book: NewBook
-
-    /// Replaces the fields of the book with `id` by those of `book`.
-    public init(id: Int, book: NewBook) {
-        self.id = id
-        self.book = book
-    }
-
-    /// Builds the request.
-    public func makeRequest() throws -> URLRequest {
-        var request = try URLRequest(.put, "books/\(id)")
-        try request.setJSONBody(book)
-        return request
-    }
 }

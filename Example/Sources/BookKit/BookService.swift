@@ -1,5 +1,4 @@
 import EndpointKit
-import Foundation
 
 /// The book API as the rest of an app sees it. Every call has an async method; the common ones
 /// also have a completion-handler method returning a cancellable `Progress`.

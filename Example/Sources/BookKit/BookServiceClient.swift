@@ -1,5 +1,4 @@
 import EndpointKit
-import Foundation
 
 /// ``BookService`` over any EndpointKit ``EndpointKit/Client``.
 public struct BookServiceClient: BookService {
@@ -44,12 +43,13 @@ public struct BookServiceClient: BookService {
 
     /// Replaces a book's fields and returns the result.
     public func update(id: Int, with book: NewBook) async throws -> Book {
-        try await client.request(UpdateBookEndpoint(id: id, book: book))
+        // A one-off call needs no named endpoint type; it still turns error bodies into APIError.
+        try await client.request(.put("books/\(id)", body: book, as: Book.self).validating(APIError.validate))
     }
 
     /// Deletes a book.
     public func delete(id: Int) async throws {
-        try await client.request(DeleteBookEndpoint(id: id))
+        try await client.request(.delete("books/\(id)").validating(APIError.validate))
     }
 
     /// Uploads an image file as a book's cover; the returned `Progress` counts bytes sent.

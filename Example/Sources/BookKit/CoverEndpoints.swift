@@ -1,9 +1,4 @@
 import EndpointKit
-import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// `PUT /books/{id}/cover`: the image file is the body, streamed from disk.
 public struct UploadCoverEndpoint: UploadEndpoint {

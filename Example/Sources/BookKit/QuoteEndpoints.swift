@@ -1,9 +1,4 @@
 import EndpointKit
-import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// An endpoint of the quotes API: JSON content; its error bodies
 /// (`{"statusCode": 404, "statusMessage": "…"}`) become ``APIError``.

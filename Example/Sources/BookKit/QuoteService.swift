@@ -1,5 +1,4 @@
 import EndpointKit
-import Foundation
 
 /// A quotes API (the shape of the public Quotable API), as the rest of an app sees it.
 public protocol QuoteService: Sendable {

@@ -1,5 +1,4 @@
 import EndpointKit
-import Foundation
 
 /// ``QuoteService`` over any EndpointKit ``EndpointKit/Client``.
 public struct QuoteServiceClient: QuoteService {

@@ -2,7 +2,6 @@ import BookAPI
 import DemoServer
 @_spi(Locking) import EndpointKit
 import EndpointKitOpenAPI
-import Foundation
 import XCTest
 
 /// The book API's generated client (Sources/BookAPI/openapi.yaml) on EndpointKit, against the

@@ -1,12 +1,7 @@
 import BookKit
 import DemoServer
 import EndpointKit
-import Foundation
 import XCTest
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// The demo server's book routes send `ETag` and `Cache-Control`, so a client with a cache
 /// answers repeated reads without asking, revalidates them with `304`, and drops them on writes.

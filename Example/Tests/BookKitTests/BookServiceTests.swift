@@ -1,7 +1,6 @@
 import BookKit
 import DemoServer
 import EndpointKit
-import Foundation
 import XCTest
 
 final class BookServiceTests: XCTestCase {

@@ -1,7 +1,6 @@
 import BookKit
 import DemoServer
 import EndpointKit
-import Foundation
 import XCTest
 
 /// QuoteService against the demo server's Quotable-shaped API.

@@ -1,7 +1,6 @@
 import EndpointKit
 import EndpointKitAsyncHTTPClient
 import EndpointKitTelemetry
-import Foundation
 import Hummingbird
 import Logging
 import OTel
@@ -9,10 +8,6 @@ import ServiceLifecycle
 import Synchronization
 import Tracing
 import XCTest
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// EndpointKitTelemetry through a real OpenTelemetry pipeline: swift-otel bootstrapped after
 /// the clients were made, exporting over OTLP/HTTP (JSON) to a receiver in this process. What

@@ -6,7 +6,8 @@ import Foundation
 
 /// The one point where the cache joins a call: in front of the transport, it answers each
 /// request the pipeline sends (each redirect too) from the cache, the origin, or both. Downloads
-/// and streams pass straight through. ``Pipeline`` puts it there when the client has a cache.
+/// pass straight through, and so do streams whose endpoint gives no `cachePolicy` (Server-Sent
+/// Events and the like). ``Pipeline`` puts it there when the client has a cache.
 struct CachingTransport: Transport {
     let cache: HTTPCache
     let transport: any Transport
@@ -28,6 +29,11 @@ struct CachingTransport: Transport {
     }
 
     func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
-        try await transport.stream(outgoing, timeout: timeout)
+        let transport = self.transport
+        guard outgoing.cachePolicy != nil else { return try await transport.stream(outgoing, timeout: timeout) }
+        guard transport.isOpen else { throw EndpointKitError.clientInvalidated }
+        return try await cache.stream(
+            outgoing, open: { try await transport.stream($0, timeout: timeout) },
+            background: { try await transport.send($0, into: nil, timeout: timeout, bodyLimit: HTTPCache.streamedBodyLimit, progress: nil) })
     }
 }

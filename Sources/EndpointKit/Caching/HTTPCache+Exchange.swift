@@ -111,7 +111,7 @@ extension HTTPCache {
     }
 
     /// Revalidates `stored` in a task of its own, unless it is being revalidated already.
-    private func revalidateInBackground(
+    func revalidateInBackground(
         _ stored: CachedResponse, key: String, _ outgoing: Outgoing, directives: CacheControl, send: @escaping Send
     ) {
         let id = key + "\n" + stored.variant
@@ -136,7 +136,7 @@ extension HTTPCache {
 
     /// Drops what is stored for `url`, and for its `Location` and `Content-Location` on the same
     /// origin, after a successful unsafe request (RFC 9111, 4.4).
-    private func invalidate(_ url: URL, after response: HTTPURLResponse) async {
+    func invalidate(_ url: URL, after response: HTTPURLResponse) async {
         await store.removeResponses(for: Self.key(for: url))
         for name in ["Location", "Content-Location"] {
             guard let value = response.value(forHTTPHeaderField: name),
@@ -148,7 +148,7 @@ extension HTTPCache {
 
     /// `stored` as the answer to `request` at `now`; a `304` without body when it is a fresh
     /// hit that the caller's own conditions find not modified.
-    private static func serve(_ stored: CachedResponse, _ outcome: CacheOutcome, for request: URLRequest, at now: Date) throws
+    static func serve(_ stored: CachedResponse, _ outcome: CacheOutcome, for request: URLRequest, at now: Date) throws
         -> ReceivedResponse
     {
         let notModified = outcome == .hit && isConditional(request) && isNotModified(stored, for: request)

@@ -4,13 +4,39 @@ import Foundation
 /// completion-handler method of a client: the work runs in a `Task`, its one result goes to the
 /// handler on the client's queue, and the returned `Progress` cancels the task and counts
 /// bytes. SPI for EndpointKit's client packages.
+///
+/// The work is the client's own `async` method, so a subclass that overrides that one method
+/// changes the call both ways. Its bytes reach the `Progress` through ``reporter``, a
+/// task-local that the first call to read it claims (calls made inside that call, such as a
+/// credential refresh, count apart).
 @_spi(Transport) public enum CompletionBridge {
+    /// Where the pipeline reports the bytes of the call a completion handler waits for.
+    @TaskLocal public static var reporter: Reporter?
+
+    /// The `Progress` updater of one completion-handler call, handed to the first call that
+    /// claims it.
+    public final class Reporter: Sendable {
+        private let update: Locked<(@Sendable (TransferProgress) -> Void)?>
+
+        init(_ update: @escaping @Sendable (TransferProgress) -> Void) {
+            self.update = Locked(update)
+        }
+
+        /// The updater, the first time; `nil` after.
+        public func claim() -> (@Sendable (TransferProgress) -> Void)? {
+            update.withLock { update in
+                defer { update = nil }
+                return update
+            }
+        }
+    }
+
     /// Runs `work` in a task and hands its result to `handler` on `queue`. The returned
-    /// `Progress` cancels the task, and counts the bytes `work` reports going `direction`.
+    /// `Progress` cancels the task, and counts the bytes the call reports going `direction`.
     public static func start<Content: Sendable>(
         on queue: DispatchQueue, counting direction: TransferProgress.Direction = .download,
         _ handler: @escaping @Sendable (Result<Content, any Error>) -> Void,
-        _ work: @escaping @Sendable (@escaping @Sendable (TransferProgress) -> Void) async throws -> Content
+        _ work: @escaping @Sendable () async throws -> Content
     ) -> Progress {
         let progress = Progress(totalUnitCount: -1)
         let reported = Locked<Int64>(-1)
@@ -18,7 +44,7 @@ import Foundation
             let result: Result<Content, any Error>
             do {
                 result = .success(
-                    try await work { update in
+                    try await $reporter.withValue(Reporter { update in
                         guard update.direction == direction else { return }
                         // Foundation's Progress is costly to update: move it in steps of about 1 %.
                         let step = max(64 * 1024, (update.totalBytes ?? 0) / 100)
@@ -34,7 +60,7 @@ import Foundation
                         let total = update.totalBytes.map { max($0, update.completedBytes) } ?? -1
                         if total != progress.totalUnitCount { progress.totalUnitCount = total }
                         progress.completedUnitCount = update.completedBytes
-                    })
+                    }, operation: work))
             } catch {
                 result = .failure(error)
             }

@@ -11,13 +11,14 @@ import Foundation
     /// first 64 KiB, for the error; one it accepts streams its body whole. The call's
     /// events end when the head is validated or the call fails.
     public func stream<T: Endpoint>(_ endpoint: T) async throws -> ResponseStream {
-        try await run(T.self, settings: endpoint, build: { (Outgoing(request: try endpoint.makeRequest()), nil) }) {
+        try await run(T.self, settings: endpoint, build: { (try Self.outgoing(streaming: endpoint), nil) }) {
             outgoing, record, events in
             var stream = try await followingRedirects(outgoing, record: &record, events: &events) { [transport] hop in
                 let stream = try await transport.stream(hop, timeout: hop.timeout)
                 return (stream.response, stream)
             }
             record.received = ReceivedResponse(response: stream.response, body: Data(), fileURL: nil)
+            record.received?.cacheOutcome = stream.cacheOutcome
             do {
                 // An endpoint that takes the status as it is (an OpenAPI operation with documented
                 // error answers, say) gets its body streamed whole.
@@ -27,10 +28,21 @@ import Foundation
                 var body = Data()
                 for try await chunk in stream where body.count < HTTPFailure.bodyLimit { body.append(chunk) }
                 record.received = ReceivedResponse(response: stream.response, body: body, fileURL: nil)
+                record.received?.cacheOutcome = stream.cacheOutcome
                 try endpoint.validate(outgoing.request, response: stream.response, data: body)
                 stream = ResponseStream(response: stream.response, chunks: AsyncThrowingStream { $0.yield(body); $0.finish() })
             }
             return stream
         }
+    }
+}
+
+extension Pipeline {
+    /// What a stream sends first; with its endpoint's cache policy, when it gives one, the
+    /// client's cache may answer it (see ``CachingTransport``).
+    static func outgoing<T: Endpoint>(streaming endpoint: T) throws -> Outgoing {
+        var outgoing = Outgoing(request: try endpoint.makeRequest())
+        outgoing.cachePolicy = endpoint.cachePolicy
+        return outgoing
     }
 }

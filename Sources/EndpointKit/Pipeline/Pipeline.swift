@@ -40,6 +40,23 @@ import Foundation
     public func perform<Content>(
         _ call: Call<Content>, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Content {
+        // A completion handler waiting for this call counts its bytes; calls made inside it
+        // (a credential refresh, say) do not: the first call claims the reporter.
+        if let waiting = CompletionBridge.reporter?.claim() {
+            guard let progress else { return try await perform(call, counting: waiting) }
+            let both: @Sendable (TransferProgress) -> Void = { update in
+                progress(update)
+                waiting(update)
+            }
+            return try await perform(call, counting: both)
+        }
+        return try await perform(call, counting: progress)
+    }
+
+    /// Runs `call`, reporting its bytes to `progress`.
+    private func perform<Content>(
+        _ call: Call<Content>, counting progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> Content {
         let progress = progress.map(Self.monotonic)
         return try await run(call.endpointType, settings: call.settings, build: { try build(call) }) { outgoing, record, events in
             let answer = try await followingRedirects(outgoing, record: &record, events: &events) { [transport, maximumBodySize] hop in

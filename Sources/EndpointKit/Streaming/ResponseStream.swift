@@ -17,6 +17,8 @@ public struct ResponseStream: AsyncSequence, Sendable {
     public let response: HTTPURLResponse
     private let chunks: AsyncThrowingStream<Data, any Error>
     private let consumed: @Sendable (Int) -> Void
+    /// How the client's cache answered, when the stream went through it (see ``CachingTransport``).
+    var cacheOutcome: CacheOutcome?
 
     /// Creates a stream from a head and its body chunks. `consumed` is told how many bytes the
     /// reader took, for transports that bound what is waiting. SPI for EndpointKit's clients.

@@ -270,7 +270,7 @@ final class TransferHandler: Sendable {
         {
             return ContentCoding.unsupported(coding, url: url, decodable: "the codings its libcurl was built with")
         }
-        return EndpointKitError.transportFailed(url: url, underlying: error)
+        return EndpointKitError.transportFailed(url: url, underlying: TLSFailure.typed(error, url: url))
     }
 
     /// Reports progress; a sink that throws (the caller cancelled from its handler) ends the

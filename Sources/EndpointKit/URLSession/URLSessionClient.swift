@@ -68,6 +68,9 @@ open class URLSessionClient: Client, @unchecked Sendable {
     ///     one, Foundation's `URLCache` is off on every platform, so nothing is cached twice.
     ///   - overload: Retry budget, circuit breaker, concurrency limit and hedging
     ///     (``OverloadPolicy``); a retry budget alone by default.
+    ///   - cookieStorage: Where cookies are kept; `nil` keeps `configuration`'s
+    ///     (`HTTPCookieStorage.shared` unless changed). A ``CookieJar`` keeps them in memory
+    ///     for this client alone (see ``ClientConfiguration/cookieStorage``).
     public init(
         requestAdapter: any RequestAdapter,
         configuration: URLSessionConfiguration = .endpointKitDefault,
@@ -78,7 +81,8 @@ open class URLSessionClient: Client, @unchecked Sendable {
         timeout: TimeInterval? = nil,
         maximumBodySize: Int = 100 << 20,
         cache: HTTPCache? = nil,
-        overload: OverloadPolicy = .default
+        overload: OverloadPolicy = .default,
+        cookieStorage: (any CookieStore)? = nil
     ) {
         self.requestAdapter = requestAdapter
         self.overload = overload
@@ -95,18 +99,34 @@ open class URLSessionClient: Client, @unchecked Sendable {
         // that lands during that lookup crashes the process (TaskRegistry.swift:118, seen within
         // 10,000 random cancellations): URLCache is always off there. Elsewhere it is off when
         // an HTTPCache answers instead.
-        let configuration = Self.withoutURLCache(configuration, when: cache != nil)
+        let configuration = Self.session(configuration, cache: cache, cookies: cookieStorage)
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegate.queue)
         self.session = session
+        let transport = URLSessionTransport(session: session, delegate: delegate)
+        let foreignCookies = cookieStorage.flatMap { $0 is HTTPCookieStorage ? nil : $0 }
         self.pipeline = Pipeline(
             requestAdapter: requestAdapter, responseObserver: responseObserver, monitors: monitors,
             retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, cache: cache, overload: overload,
-            transport: URLSessionTransport(session: session, delegate: delegate))
+            transport: foreignCookies.map { CookieTransport(store: $0, transport: transport) } ?? transport)
     }
 
-    /// Creates a client whose requests are resolved against `baseURL`.
+    /// Creates a client from a configuration shared with the AsyncHTTPClient-backed client;
+    /// `session` is the `URLSession`'s own (see ``init(requestAdapter:configuration:completionQueue:responseObserver:monitors:retryPolicy:timeout:maximumBodySize:cache:overload:cookieStorage:)``).
+    public convenience init(_ configuration: ClientConfiguration, session: URLSessionConfiguration = .endpointKitDefault) {
+        self.init(
+            requestAdapter: configuration.requestAdapter, configuration: session,
+            completionQueue: configuration.completionQueue ?? URLSessionClient.defaultCompletionQueue,
+            responseObserver: configuration.responseObserver, monitors: configuration.monitors,
+            retryPolicy: configuration.retryPolicy, timeout: configuration.timeout,
+            maximumBodySize: configuration.maximumBodySize, cache: configuration.cache, overload: configuration.overload,
+            cookieStorage: configuration.cookieStorage)
+    }
+
+    /// Creates a client whose requests are resolved against `baseURL`, then go through
+    /// `adapters` in order (credentials, signing, headers).
     public convenience init(
         baseURL: URL,
+        adapters: [any RequestAdapter] = [],
         configuration: URLSessionConfiguration = .endpointKitDefault,
         completionQueue: DispatchQueue = URLSessionClient.defaultCompletionQueue,
         responseObserver: ResponseObserver? = nil,
@@ -115,21 +135,34 @@ open class URLSessionClient: Client, @unchecked Sendable {
         timeout: TimeInterval? = nil,
         maximumBodySize: Int = 100 << 20,
         cache: HTTPCache? = nil,
-        overload: OverloadPolicy = .default
+        overload: OverloadPolicy = .default,
+        cookieStorage: (any CookieStore)? = nil
     ) {
         self.init(
-            requestAdapter: BaseRequestAdapter(baseURL: baseURL), configuration: configuration,
+            requestAdapter: ClientConfiguration.adapter(baseURL: baseURL, adapters: adapters), configuration: configuration,
             completionQueue: completionQueue, responseObserver: responseObserver, monitors: monitors,
-            retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, cache: cache, overload: overload)
+            retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, cache: cache, overload: overload,
+            cookieStorage: cookieStorage)
     }
 
-    /// `configuration`, or a copy of it without a `URLCache` on Linux, or when `replaced`.
-    private static func withoutURLCache(_ configuration: URLSessionConfiguration, when replaced: Bool) -> URLSessionConfiguration {
-        #if !canImport(FoundationNetworking)
-            guard replaced else { return configuration }
-        #endif
+    /// A copy of `configuration` for the session: without a `URLCache` on Linux, or when an
+    /// `HTTPCache` replaces it; with `cookies` when they are Foundation's storage, and without
+    /// Foundation's cookie handling when another store keeps them.
+    private static func session(
+        _ configuration: URLSessionConfiguration, cache: HTTPCache?, cookies: (any CookieStore)?
+    ) -> URLSessionConfiguration {
         let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
-        copy.urlCache = nil
+        #if canImport(FoundationNetworking)
+            copy.urlCache = nil
+        #else
+            if cache != nil { copy.urlCache = nil }
+        #endif
+        if let storage = cookies as? HTTPCookieStorage {
+            copy.httpCookieStorage = storage
+        } else if cookies != nil {
+            copy.httpCookieStorage = nil
+            copy.httpShouldSetCookies = false
+        }
         return copy
     }
 
@@ -164,7 +197,7 @@ open class URLSessionClient: Client, @unchecked Sendable {
         _ endpoint: T,
         completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        CompletionBridge.start(on: completionQueue, completionHandler) { try await self.pipeline.perform(Call(endpoint), progress: $0) }
+        CompletionBridge.start(on: completionQueue, completionHandler) { try await self.request(endpoint) }
     }
 
     /// Runs `endpoint` and returns its content. Cancelling the calling `Task` cancels the
@@ -180,9 +213,7 @@ open class URLSessionClient: Client, @unchecked Sendable {
         _ endpoint: T,
         completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        CompletionBridge.start(on: completionQueue, counting: .upload, completionHandler) {
-            try await self.pipeline.perform(Call(upload: endpoint), progress: $0)
-        }
+        CompletionBridge.start(on: completionQueue, counting: .upload, completionHandler) { try await self.upload(endpoint, progress: nil) }
     }
 
     /// Sends `endpoint`'s body and returns its content, reporting bytes as they move.
@@ -200,7 +231,7 @@ open class URLSessionClient: Client, @unchecked Sendable {
         _ endpoint: T,
         completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        CompletionBridge.start(on: completionQueue, completionHandler) { try await self.pipeline.perform(Call(download: endpoint), progress: $0) }
+        CompletionBridge.start(on: completionQueue, completionHandler) { try await self.download(endpoint, progress: nil) }
     }
 
     /// Downloads `endpoint`'s body to a file and returns its content, reporting bytes as they

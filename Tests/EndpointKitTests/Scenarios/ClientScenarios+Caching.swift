@@ -18,7 +18,7 @@ extension ClientScenarios {
             ("cache: stale-if-error", cacheStaleIfError), ("cache: invalidation", cacheInvalidation),
             ("cache: policies", cachePolicies), ("cache: downloads and streams bypass", cacheBypass),
             ("cache: the caller's own conditional request", cacheCallerConditional), ("cache: HEAD freshens", cacheHeadFreshens),
-            ("cache: random cancellation", cacheRandomCancellation),
+            ("cache: random cancellation", cacheRandomCancellation), ("cache: streams that ask for it", cacheStreams),
         ]
     }
 
@@ -324,6 +324,48 @@ extension ClientScenarios {
             XCTAssertEqual(server.gets("bypass").count, 4, name)
             XCTAssertEqual(log.all, [nil, nil, nil, nil], name)
             XCTAssertEqual(cache.statistics.requests, 0, name)
+        }
+    }
+
+    /// A stream whose endpoint gives a cache policy (as the OpenAPI transport's operations do)
+    /// goes through the cache: a fresh hit streams the stored body, a stale one is revalidated
+    /// and its `304` streams the stored body, a write outdates it, and a body left unread is
+    /// not stored.
+    func cacheStreams(_ server: TestServer, _ faults: FaultRoutes) async throws {
+        try await withCache(server, faults) { client, cache, clock, log in
+            func read(_ resource: CachedResource) async throws -> CacheRoute.Answer {
+                var body = Data()
+                for try await chunk in try await client.stream(resource) { body.append(chunk) }
+                return try JSONDecoder().decode(CacheRoute.Answer.self, from: body)
+            }
+            let fresh = CachedResource(["key": "stream", "cc": "max-age=60", "etag": "1"], cachePolicy: .useProtocolRules)
+            let first = try await read(fresh)
+            clock.advance(30)
+            let hit = try await read(fresh)
+            XCTAssertEqual(hit, first, name)
+            XCTAssertEqual(server.gets("stream").count, 1, "\(name): a fresh stored answer streamed without the origin")
+            clock.advance(31)
+            let revalidated = try await read(fresh)
+            XCTAssertEqual(revalidated, first, "\(name): the 304 streamed the stored body")
+            XCTAssertEqual(server.gets("stream").last?.header("If-None-Match"), "\"v1\"", name)
+            XCTAssertEqual(server.gets("stream").count, 2, name)
+            XCTAssertEqual(counters(cache), [3, 2, 2, 1, 0], name)
+            XCTAssertEqual(log.all, [.miss, .hit, .revalidated], "\(name): monitors see how the cache answered a stream")
+
+            // A write through a stream outdates the stored answer.
+            for try await _ in try await client.stream(CachedResource(fresh.query, method: .post, cachePolicy: .useProtocolRules)) {}
+            let after = try await read(fresh)
+            XCTAssertEqual(after.version, 2, name)
+            XCTAssertEqual(server.gets("stream").count, 3, name)
+
+            // A body left unread is not stored; without a policy, streams pass by the cache.
+            let partial = CachedResource(["key": "partial", "cc": "max-age=60"], cachePolicy: .useProtocolRules)
+            for try await _ in try await client.stream(partial) { break }
+            _ = try await read(partial)
+            _ = try await read(partial)
+            XCTAssertEqual(server.gets("partial").count, 2, name)
+            for try await _ in try await client.stream(CachedResource(["key": "partial", "cc": "max-age=60"])) {}
+            XCTAssertEqual(server.gets("partial").count, 3, name)
         }
     }
 

@@ -19,9 +19,22 @@ struct ClientScenarios: Sendable {
         var maximumBodySize = 100 << 20
         var cache: HTTPCache?
         var overload: OverloadPolicy = .default
+        /// Adapters after the base URL's, in order.
+        var adapters: [any RequestAdapter] = []
+        /// `nil` for the client's default.
+        var cookieStorage: (any CookieStore)?
+
+        /// These options as the configuration both clients take.
+        func configuration(baseURL: URL) -> ClientConfiguration {
+            ClientConfiguration(
+                baseURL: baseURL, adapters: adapters, responseObserver: observer, monitors: monitors,
+                retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, cache: cache,
+                cookieStorage: cookieStorage, overload: overload)
+        }
     }
 
-    typealias MakeClient = @Sendable (URL, Options) -> any Client
+    /// Makes the client under test from the configuration every client takes.
+    typealias MakeClient = @Sendable (ClientConfiguration) -> any Client
 
     let name: String
     let makeClient: MakeClient
@@ -50,7 +63,7 @@ struct ClientScenarios: Sendable {
             ("call identity", callIdentity),
         ] + [
             ("call events", callEvents),
-        ] + wireScenarios + cancellationScenarios + cachingScenarios + streamScenarios + overloadScenarios
+        ] + inlineRequestScenarios + configurationScenarios + wireScenarios + cancellationScenarios + cachingScenarios + streamScenarios + overloadScenarios
     }
 
     /// Runs every scenario, each with a fresh server; failures name the scenario.
@@ -72,7 +85,7 @@ struct ClientScenarios: Sendable {
     func with<T>(
         _ server: TestServer, _ options: Options = Options(), _ body: (any Client) async throws -> T
     ) async throws -> T {
-        try await using(makeClient(server.baseURL, options), close: close, body)
+        try await using(makeClient(options.configuration(baseURL: server.baseURL)), close: close, body)
     }
 
     func getWithBothAPIs(_ server: TestServer, _: FaultRoutes) async throws {
@@ -164,7 +177,7 @@ struct ClientScenarios: Sendable {
         let closed = try await TestServer.start(Routes.standard)
         let url = closed.baseURL
         await closed.shutdown()
-        let client = makeClient(url, Options())
+        let client = makeClient(Options().configuration(baseURL: url))
         defer { Task { await close(client) } }
         let started = Date()
         do {
@@ -386,7 +399,7 @@ struct ClientScenarios: Sendable {
     /// Code written against `any Client` can stop it; later calls are refused, and a second
     /// shutdown does nothing.
     func shutdownThroughTheProtocol(_ server: TestServer, _: FaultRoutes) async throws {
-        let client: any Client = makeClient(server.baseURL, Options())
+        let client: any Client = makeClient(Options().configuration(baseURL: server.baseURL))
         _ = try await client.request(GetBook())
         try await client.shutdown()
         do {

@@ -1,0 +1,78 @@
+import AsyncHTTPClient
+@_spi(Transport) import EndpointKit
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension AsyncHTTPClientTransport {
+    /// AsyncHTTPClient's and NIO's errors, as the `URLError`s `URLSessionClient` reports. A
+    /// TLS failure names its cause (``EndpointKit/TLSFailure``); a server certificate that
+    /// failed verification is looked at again (``ServerCertificateCheck``) to tell an expired
+    /// one from an untrusted one, which BoringSSL reports alike.
+    func translate(_ error: any Error, url: URL) async -> any Error {
+        guard let tls = Self.tlsFailure(error) else { return translated(error, url: url) }
+        let failure = await ServerCertificateCheck.explain(tls, url: url, group: httpClient.eventLoopGroup)
+        return EndpointKitError.transportFailed(url: url, underlying: failure.error(url: url, detail: Self.tlsDetail(error), underlying: error))
+    }
+
+    /// ``translate(_:url:)`` without a second look at certificates; a request that the
+    /// client's shutdown cut short (its grace period over) fails with `clientInvalidated`, not
+    /// as if its caller had cancelled it.
+    func translated(_ error: any Error, url: URL) -> any Error {
+        if !calls.isOpen, !Task.isCancelled, let error = error as? HTTPClientError, error == .cancelled || error == .alreadyShutdown {
+            return EndpointKitError.clientInvalidated
+        }
+        return Self.translate(error, url: url)
+    }
+
+    /// The part of ``translate(_:url:)`` that needs no client: every error, TLS failures named
+    /// by what the TLS library said alone.
+    static func translate(_ error: any Error, url: URL) -> any Error {
+        if error is CancellationError || error is EndpointKitError { return error }
+        if let failure = error as? BodyChunks.StreamFailure { return failure.underlying }
+        if let error = error as? HTTPClientError, error == .cancelled { return CancellationError() }
+        if let tls = tlsFailure(error) {
+            return EndpointKitError.transportFailed(url: url, underlying: tls.error(url: url, detail: tlsDetail(error), underlying: error))
+        }
+        let text = String(describing: error).lowercased()
+        let code: URLError.Code
+        if let error = error as? HTTPClientError, error == .remoteConnectionClosed {
+            code = .networkConnectionLost
+        } else if let error = error as? HTTPParserError, error == .invalidEOFState {
+            code = .networkConnectionLost
+        } else if let error = error as? HTTPClientError, error == .connectTimeout || error == .readTimeout || error == .deadlineExceeded {
+            code = .timedOut
+        } else if text.contains("refused") {
+            code = .cannotConnectToHost
+        } else if text.contains("dns") || text.contains("resolve") || text.contains("unknown host") || text.contains("lookup") {
+            code = .cannotFindHost
+        } else if text.contains("reset") || text.contains("eof") || text.contains("closed") || text.contains("broken pipe") {
+            code = .networkConnectionLost
+        } else if text.contains("ssl") || text.contains("tls") || text.contains("certificate") {
+            code = .secureConnectionFailed
+        } else {
+            code = .unknown
+        }
+        let urlError = URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url, NSUnderlyingErrorKey: error as NSError])
+        return EndpointKitError.transportFailed(url: url, underlying: urlError)
+    }
+
+    /// The cause of a failed handshake, when `error` is NIOSSL's.
+    static func tlsFailure(_ error: any Error) -> TLSFailure? {
+        guard error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError else { return nil }
+        return TLSFailure(message: String(describing: error))
+    }
+
+    /// What NIOSSL said, short: BoringSSL's reason codes (`CERTIFICATE_VERIFY_FAILED`), or
+    /// NIOSSL's own description.
+    static func tlsDetail(_ error: any Error) -> String {
+        let text = String(describing: error)
+        let reasons = text.components(separatedBy: "OPENSSL_internal:").dropFirst().compactMap { $0.split(separator: " ").first.map(String.init) }
+        return reasons.isEmpty ? text : reasons.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,53 @@
+import EndpointKit
+import XCTest
+
+/// What ``ClientConfiguration`` sets up, the same way for every client.
+extension ClientScenarios {
+    var configurationScenarios: [(String, @Sendable (TestServer, FaultRoutes) async throws -> Void)] {
+        [("adapters after the base URL, in order", adaptersInOrder), ("a cookie jar of the client's own", cookieJar)]
+    }
+
+    /// Appends its mark to `X-Order`, and records whether the URL it saw was absolute.
+    struct Mark: RequestAdapter {
+        let mark: String
+        func adapt(_ request: URLRequest) async throws -> URLRequest {
+            var request = request
+            let order = request.value(forHTTPHeaderField: "X-Order").map { $0 + "," } ?? ""
+            request.setValue(order + mark, forHTTPHeaderField: "X-Order")
+            request.setValue(request.url?.scheme ?? "relative", forHTTPHeaderField: "X-Scheme-\(mark)")
+            return request
+        }
+    }
+
+    func adaptersInOrder(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server, Options(adapters: [Mark(mark: "auth"), Mark(mark: "sign")])) { client in
+            let echo = try await client.request(.get("echo", as: Echo.self))
+            XCTAssertEqual(echo.path, "/echo", name)
+            XCTAssertEqual(echo.headers["x-order"], "auth,sign", name)
+            XCTAssertEqual(echo.headers["x-scheme-sign"], "http", name)
+        }
+    }
+
+    /// Cookies kept for one client alone: set by a redirect (two `Set-Cookie` fields with
+    /// dates, which Foundation joins with commas), sent back on the redirect and later calls,
+    /// never seen by another client.
+    func cookieJar(_ server: TestServer, _: FaultRoutes) async throws {
+        let jar = CookieJar()
+        try await with(server, Options(timeout: 10, cookieStorage: jar)) { client in
+            let query = [URLQueryItem(name: "session", value: "j1"), URLQueryItem(name: "theme", value: "light")]
+            let redirected = try await client.request(.get("cookies/set", query: query, as: Echo.self))
+            let later = try await client.request(.get("echo", as: Echo.self))
+            for echo in [redirected, later] {
+                let sent = (echo.headers["cookie"] ?? "").components(separatedBy: "; ").sorted()
+                XCTAssertEqual(sent, ["session=j1", "theme=light"], name)
+            }
+            XCTAssertEqual(jar.cookiesToSend(to: server.baseURL).map(\.name).sorted(), ["session", "theme"], name)
+        }
+        try await with(server, Options(cookieStorage: CookieJar())) { other in
+            let echo = try await other.request(.get("echo", as: Echo.self))
+            XCTAssertNil(echo.headers["cookie"], name)
+        }
+        let shared = (HTTPCookieStorage.shared.cookies(for: server.baseURL) ?? []).map(\.value)
+        XCTAssertFalse(shared.contains("j1"), "\(name): the shared storage was used")
+    }
+}
