@@ -227,6 +227,11 @@ public final class StubClient: Client, Sendable {
     public func stream<T: Endpoint>(_ endpoint: T) async throws -> ResponseStream {
         try await answer(endpoint, request: try? endpoint.makeRequest())
     }
+
+    /// Answers with a stubbed ``EndpointKit/ResponseStream`` (stub the endpoint's type with one).
+    public func stream<T: UploadEndpoint>(_ endpoint: T) async throws -> ResponseStream {
+        try await answer(endpoint, request: try? endpoint.makeRequest().0)
+    }
 }
 
 /// A stub answered with a value of another type than the call expects.

@@ -264,6 +264,13 @@ public final class AsyncHTTPClientClient: Client {
         try await pipeline.stream(endpoint)
     }
 
+    /// Sends `endpoint`'s body as ``upload(_:progress:)`` does, a
+    /// ``EndpointKit/ProducedBody`` chunk by chunk as it is produced, and streams the answer
+    /// as ``stream(_:)-(Endpoint)`` does.
+    public func stream<T: UploadEndpoint>(_ endpoint: T) async throws -> ResponseStream {
+        try await pipeline.stream(upload: endpoint)
+    }
+
     /// Opens a WebSocket (`ws`/`wss`, or `http`/`https` URLs) on the `HTTPClient`'s event loops,
     /// with its TLS configuration; the handshake goes through the request adapters. Messages up
     /// to 16 MiB are accepted.

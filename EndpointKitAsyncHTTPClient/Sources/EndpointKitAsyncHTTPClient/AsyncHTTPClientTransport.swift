@@ -32,10 +32,14 @@ struct AsyncHTTPClientTransport: Transport {
         progress: ProgressSink?
     ) async throws -> ReceivedResponse {
         try calls.enter()
-        defer { calls.leave() }
+        let produced = ProducedBodyReader(of: outgoing)
+        defer {
+            produced?.end()
+            calls.leave()
+        }
         do {
             return try await AttemptTimeout.run(timeout, url: outgoing.request.url) {
-                try await exchange(outgoing, file: file, bodyLimit: bodyLimit, progress: progress)
+                try await exchange(outgoing, produced, file: file, bodyLimit: bodyLimit, progress: progress)
             }
         } catch {
             file?.failed()
@@ -48,17 +52,26 @@ struct AsyncHTTPClientTransport: Transport {
     func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
         guard let url = outgoing.request.url else { throw EndpointKitError.invalidURL("<no URL>") }
         try calls.enter()
+        let produced = ProducedBodyReader(of: outgoing)
         // Until the body has been read, failed or been dropped (the reader leaves then).
         var reading = false
-        defer { if !reading { calls.leave() } }
+        defer {
+            if !reading {
+                produced?.end()
+                calls.leave()
+            }
+        }
         do {
             let response = try await AttemptTimeout.run(timeout, url: url) {
-                try await execute(outgoing, url: url, progress: nil)
+                try await execute(outgoing, produced, url: url, progress: nil)
             }
             let head = try Self.head(of: response, url: url)
             keepCookies(of: response, from: url)
             _ = try undecodedCoding(of: response, url: url)
-            let body = BodyReader(response.body) { [calls] in calls.leave() }
+            let body = BodyReader(response.body) { [calls] in
+                produced?.end()
+                calls.leave()
+            }
             reading = true
             let chunks = AsyncThrowingStream<Data, any Error> {
                 do {
@@ -74,12 +87,12 @@ struct AsyncHTTPClientTransport: Transport {
     }
 
     private func exchange(
-        _ outgoing: Outgoing, file: DownloadFile?, bodyLimit: Int, progress: ProgressSink?
+        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, file: DownloadFile?, bodyLimit: Int, progress: ProgressSink?
     ) async throws -> ReceivedResponse {
         guard let url = outgoing.request.url else { throw EndpointKitError.invalidURL("<no URL>") }
         var incoming: IncomingBody?
         do {
-            let response = try await execute(outgoing, url: url, progress: progress)
+            let response = try await execute(outgoing, produced, url: url, progress: progress)
             let head = try Self.head(of: response, url: url)
             keepCookies(of: response, from: url)
             let suspect = try undecodedCoding(of: response, url: url)
@@ -157,14 +170,16 @@ struct AsyncHTTPClientTransport: Transport {
     /// had just dropped as idle, as servers with short keep-alive timeouts do) is sent once more
     /// on a fresh connection, as RFC 9110 (9.2.2) allows and libcurl and browsers do.
     private func execute(
-        _ outgoing: Outgoing, url: URL, progress: ProgressSink?
+        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?
     ) async throws -> HTTPClientResponse {
         do {
-            return try await httpClient.execute(makeRequest(outgoing, url: url, progress: progress), deadline: .distantFuture, logger: logger)
+            return try await httpClient.execute(
+                makeRequest(outgoing, produced, url: url, progress: progress), deadline: .distantFuture, logger: logger)
         } catch where Self.closedBeforeAnswering(error) && EndpointKit.HTTPMethod(outgoing.request.httpMethod ?? "GET").isIdempotent
-            && !Task.isCancelled
+            && outgoing.canReplayBody && !Task.isCancelled
         {
-            return try await httpClient.execute(makeRequest(outgoing, url: url, progress: progress), deadline: .distantFuture, logger: logger)
+            return try await httpClient.execute(
+                makeRequest(outgoing, produced, url: url, progress: progress), deadline: .distantFuture, logger: logger)
         }
     }
 
@@ -178,7 +193,7 @@ struct AsyncHTTPClientTransport: Transport {
     }
 
     private func makeRequest(
-        _ outgoing: Outgoing, url: URL, progress: ProgressSink?
+        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?
     ) throws -> HTTPClientRequest {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .init(rawValue: outgoing.request.httpMethod ?? "GET")
@@ -196,20 +211,21 @@ struct AsyncHTTPClientTransport: Transport {
                 request.headers.add(name: name, value: value)
             }
         }
-        let makeStream: (@Sendable () throws -> InputStream)?
+        let source: BodyChunks.Source?
         switch outgoing.body {
-        case .data(let data): makeStream = { InputStream(data: data) }
+        case .data(let data): source = .stream { InputStream(data: data) }
+        case .produced(let body): source = .produced(produced ?? ProducedBodyReader(body))
         case .file(let fileURL):
-            makeStream = {
+            source = .stream {
                 guard let stream = InputStream(url: fileURL) else {
                     throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: fileURL.path])
                 }
                 return stream
             }
-        case .stream(let make): makeStream = make
+        case .stream(let make): source = .stream(make)
         case nil:
             if let data = outgoing.request.httpBody {
-                makeStream = { InputStream(data: data) }
+                source = .stream { InputStream(data: data) }
             } else if outgoing.request.httpBodyStream != nil {
                 throw EndpointKitError.invalidRequest(
                     endpoint: "URLRequest.httpBodyStream",
@@ -217,17 +233,17 @@ struct AsyncHTTPClientTransport: Transport {
                         NSLocalizedDescriptionKey: "AsyncHTTPClientClient cannot send a one-shot httpBodyStream; use UploadEndpointBody.stream"
                     ]))
             } else {
-                makeStream = nil
+                source = nil
             }
         }
-        if let makeStream {
+        if let source {
             let length = outgoing.bodyLength
             let sentSoFar = Locked<Int64>(0)
             let sent: @Sendable (Int) throws -> Void = { count in
                 let total = sentSoFar.withLock { $0 += Int64(count); return $0 }
                 try progress?(TransferProgress(direction: .upload, completedBytes: total, totalBytes: length))
             }
-            let chunks = BodyChunks(makeStream: makeStream, sent: sent)
+            let chunks = BodyChunks(source: source, sent: sent)
             request.body = .stream(chunks, length: length.map { .known($0) } ?? .unknown)
         }
         return request

@@ -1,8 +1,9 @@
 import Foundation
 import NIOCore
 
-/// A request body read from a fresh `InputStream` in 64 KiB chunks as AsyncHTTPClient asks for
-/// them (so a large file is never in memory), reporting each chunk as sent.
+/// A request body read as AsyncHTTPClient asks for it, reporting each chunk as sent: from a
+/// fresh `InputStream` in 64 KiB chunks (so a large file is never in memory), or from a
+/// ``EndpointKit/ProducedBody`` chunk by chunk as its producer writes them.
 struct BodyChunks: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
 
@@ -11,20 +12,48 @@ struct BodyChunks: AsyncSequence, Sendable {
         let underlying: any Error
     }
 
-    let makeStream: @Sendable () throws -> InputStream
+    /// Where the bytes come from.
+    enum Source: Sendable {
+        case stream(@Sendable () throws -> InputStream)
+        case produced(ProducedBodyReader)
+    }
+
+    let source: Source
     /// Told each chunk's size; throwing (the caller cancelled from its progress handler) stops
     /// the body with that error.
     let sent: @Sendable (Int) throws -> Void
 
     struct AsyncIterator: AsyncIteratorProtocol {
-        let makeStream: @Sendable () throws -> InputStream
+        let source: Source
         let sent: @Sendable (Int) throws -> Void
         var stream: InputStream?
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var pass: ProducedBodyReader.Pass?
+        var buffer: [UInt8] = []
 
         mutating func next() async throws -> ByteBuffer? {
             try Task.checkCancellation()
-            let stream = try self.stream ?? open()
+            switch source {
+            case .stream(let makeStream): return try read(from: stream ?? open(makeStream))
+            case .produced(let reader): return try await next(of: reader)
+            }
+        }
+
+        private mutating func next(of reader: ProducedBodyReader) async throws -> ByteBuffer? {
+            do {
+                let pass = try self.pass ?? reader.pass()
+                self.pass = pass
+                guard let chunk = try await reader.next(in: pass) else { return nil }
+                try sent(chunk.count)
+                return ByteBuffer(bytes: chunk)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                throw StreamFailure(underlying: error)
+            }
+        }
+
+        private mutating func read(from stream: InputStream) throws -> ByteBuffer? {
+            if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: 64 * 1024) }
             let count = stream.read(&buffer, maxLength: buffer.count)
             if count < 0 { throw StreamFailure(underlying: stream.streamError ?? CocoaError(.fileReadUnknown)) }
             if count == 0 {
@@ -39,7 +68,7 @@ struct BodyChunks: AsyncSequence, Sendable {
             return ByteBuffer(bytes: buffer[0..<count])
         }
 
-        private mutating func open() throws -> InputStream {
+        private mutating func open(_ makeStream: @Sendable () throws -> InputStream) throws -> InputStream {
             do {
                 let stream = try makeStream()
                 stream.open()
@@ -52,6 +81,6 @@ struct BodyChunks: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(makeStream: makeStream, sent: sent)
+        AsyncIterator(source: source, sent: sent)
     }
 }

@@ -18,7 +18,7 @@ final class AsyncHTTPClientClientTests: XCTestCase {
     }
 
     func testAsyncHTTPClientClientPassesEveryScenario() async throws {
-        let scenarios = ClientScenarios(
+        var scenarios = ClientScenarios(
             name: "AsyncHTTPClientClient",
             makeClient: { configuration in
                 // Cookies kept where URLSessionClient keeps them by default.
@@ -27,6 +27,7 @@ final class AsyncHTTPClientClientTests: XCTestCase {
                 return AsyncHTTPClientClient(configuration)
             },
             close: { try? await ($0 as? AsyncHTTPClientClient)?.shutdown() })
+        scenarios.sendsProducedBodiesAsProduced = true
         try await scenarios.runAll()
     }
 

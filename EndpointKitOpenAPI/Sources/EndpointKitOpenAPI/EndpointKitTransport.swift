@@ -25,25 +25,22 @@ import OpenAPIRuntime
 ///   the last answer is then handed over, with its body's first 64 KiB.
 /// - The response body streams: the generated code reads it as it arrives, and cancelling the
 ///   task that reads it closes the connection.
-/// - The request body is gathered in memory first (up to ``maximumRequestBodySize``), so a
-///   retried or redirected operation sends it again.
+/// - The request body streams too: each chunk is sent as the generated code produces it (with
+///   `AsyncHTTPClientClient`; `URLSessionClient` reads it first, see
+///   ``EndpointKit/ProducedBody``). A body that can be iterated again (`HTTPBody`'s
+///   `.multiple`, such as one made from bytes) is sent again by retries and redirects; a
+///   one-shot body (`.single`) is sent once, and its operation is not retried.
 /// - The operation ID names the call: ``EndpointKit/CallContext/endpoint`` (in logs and traces)
 ///   is `getBook`, not a type name.
 public struct EndpointKitTransport: ClientTransport {
     /// The client every operation goes through.
     public let client: any EndpointKit.Client
-    /// The largest request body sent, in bytes; a larger one fails the operation before it is sent.
-    public let maximumRequestBodySize: Int
     /// The statuses the client's retry policy gets to see as failures (and so may retry).
     public let retriedStatuses: Set<Int>
 
     /// A transport over `client`.
-    public init(
-        client: any EndpointKit.Client, maximumRequestBodySize: Int = 100 << 20,
-        retriedStatuses: Set<Int> = RetryPolicy.default.statusCodes
-    ) {
+    public init(client: any EndpointKit.Client, retriedStatuses: Set<Int> = RetryPolicy.default.statusCodes) {
         self.client = client
-        self.maximumRequestBodySize = maximumRequestBodySize
         self.retriedStatuses = retriedStatuses
     }
 
@@ -51,22 +48,39 @@ public struct EndpointKitTransport: ClientTransport {
     public func send(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        var bodyData: Data?
-        if let body { bodyData = try await Data(collecting: body, upTo: maximumRequestBodySize) }
         let endpoint = try OperationEndpoint(
-            request: request, body: bodyData, baseURL: baseURL, operationID: operationID, refusedStatuses: retriedStatuses)
+            request: request, baseURL: baseURL, operationID: operationID, refusedStatuses: retriedStatuses)
+        let report = OperationProgress.handler
         do {
-            let stream = try await client.stream(endpoint)
+            let stream: ResponseStream
+            if let body {
+                stream = try await client.stream(OperationUpload(operation: endpoint, body: Self.produced(body, report: report)))
+            } else {
+                stream = try await client.stream(endpoint)
+            }
             let length = Self.length(of: stream.response)
-            guard let report = OperationProgress.handler else {
+            guard let report else {
                 return (HTTPResponse(stream.response), HTTPBody(stream, length: length, iterationBehavior: .single))
             }
-            if let sent = bodyData?.count { report(TransferProgress(direction: .upload, completedBytes: Int64(sent), totalBytes: Int64(sent))) }
             return (HTTPResponse(stream.response), HTTPBody(Self.counting(stream, length: length, report: report), length: length, iterationBehavior: .single))
         } catch EndpointKitError.unacceptableStatus(let failure) where retriedStatuses.contains(failure.statusCode) {
             // Retried as far as the client's policy goes: the answer is the generated code's.
             let head = HTTPResponse(status: failure.statusCode, fields: failure.headers.map { ($0.key, $0.value) })
             return (head, HTTPBody(failure.body))
+        }
+    }
+
+    /// `body` as EndpointKit sends it: chunk by chunk, each reported to `report` as it is read
+    /// for sending; again for each attempt if the body can be iterated again.
+    private static func produced(_ body: HTTPBody, report: (@Sendable (TransferProgress) -> Void)?) -> ProducedBody {
+        let total: Int64? = if case .known(let bytes) = body.length { bytes } else { nil }
+        return ProducedBody(length: total, canBeSentAgain: body.iterationBehavior == .multiple) {
+            let reader = ChunkCounter(body.makeAsyncIterator())
+            return AsyncThrowingStream {
+                guard let chunk = try await reader.next() else { return nil }
+                report?(TransferProgress(direction: .upload, completedBytes: reader.count, totalBytes: total))
+                return Data(chunk)
+            }
         }
     }
 

@@ -17,7 +17,7 @@ struct OperationEndpoint: Endpoint {
     /// one over as an answer.
     let refusedStatuses: Set<Int>
 
-    init(request: HTTPRequest, body: Data?, baseURL: URL, operationID: String, refusedStatuses: Set<Int>) throws {
+    init(request: HTTPRequest, baseURL: URL, operationID: String, refusedStatuses: Set<Int>) throws {
         let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
         let path = request.path ?? "/"
         guard let url = URL(string: base + (path.hasPrefix("/") ? path : "/" + path)) else {
@@ -30,7 +30,6 @@ struct OperationEndpoint: Endpoint {
             let joined = urlRequest.value(forHTTPHeaderField: name).map { $0 + (field.name == .cookie ? "; " : ", ") + field.value }
             urlRequest.setValue(joined ?? field.value, forHTTPHeaderField: name)
         }
-        urlRequest.httpBody = body
         self.request = urlRequest
         self.callName = operationID
         self.refusedStatuses = refusedStatuses

@@ -12,7 +12,8 @@ import Foundation
 /// }
 /// ```
 ///
-/// - Upload: one report when the request body has been sent (it is sent from memory).
+/// - Upload: a report for each chunk of the request body as it is read for sending, with the
+///   total when the body's length is known.
 /// - Download: a report for each chunk the generated code reads, with the total when the
 ///   answer's `Content-Length` tells it, so memory and progress move together.
 public enum OperationProgress {

@@ -142,6 +142,48 @@ final class GeneratedClientTests: XCTestCase {
         }
     }
 
+    /// A request body goes out as the generated code produces it (with the AsyncHTTPClient-backed
+    /// client: the server has the first chunk before the second is made; URLSessionClient reads
+    /// it first), and every byte arrives.
+    func testARequestBodyIsSentAsItIsProduced() async throws {
+        let first = [UInt8](repeating: 1, count: 10_000), second = [UInt8](repeating: 2, count: 5_000)
+        try await withEachClient { name, client, server, _ in
+            let before = server.log.withLock { $0.bodyBytesArrived }
+            let arrivedEarly = Guarded<Bool?>(nil)
+            let (chunks, continuation) = AsyncStream.makeStream(of: ArraySlice<UInt8>.self)
+            let producer = Task {
+                continuation.yield(first[...])
+                let arrived = await waitUntil(timeout: 2) { server.log.withLock { $0.bodyBytesArrived } - before >= first.count }
+                arrivedEarly.withLock { $0 = arrived }
+                continuation.yield(second[...])
+                continuation.finish()
+            }
+            let body = HTTPBody(chunks, length: .unknown, iterationBehavior: .single)
+            let echo = try await client.echoBody(body: .binary(body)).ok.body.json
+            await producer.value
+            XCTAssertEqual(echo.bodyLength, 15_000, name)
+            XCTAssertEqual(server.requests.last?.body, Data(first + second), name)
+            XCTAssertEqual(arrivedEarly.withLock { $0 }, name == "AsyncHTTPClientClient", "\(name): the first chunk went before the second was made")
+        }
+    }
+
+    /// A body that can be iterated again is sent again by a retry; a one-shot body is sent once,
+    /// and the answer to that one attempt is the generated code's.
+    func testOnlyABodyThatCanBeReadAgainIsRetried() async throws {
+        let bytes = [UInt8](repeating: 3, count: 30_000)
+        try await withEachClient { name, client, server, faults in
+            let retried = try await client.putFlaky(query: .init(key: "again", fail: 1), body: .binary(HTTPBody(bytes))).ok.body.json
+            XCTAssertEqual(retried.attempt, 2, name)
+            XCTAssertEqual(server.requests.filter { $0.path == "/flaky" }.map(\.body), [Data(bytes), Data(bytes)], name)
+
+            let once = HTTPBody(AsyncStream { $0.yield(bytes[...]); $0.finish() }, length: .known(Int64(bytes.count)), iterationBehavior: .single)
+            guard case .serviceUnavailable = try await client.putFlaky(query: .init(key: "once", fail: 1), body: .binary(once)) else {
+                return XCTFail("\(name): a one-shot body was sent again")
+            }
+            XCTAssertEqual(faults.count("once"), 1, name)
+        }
+    }
+
     func testTheResponseBodyStreamsAndCancellingClosesTheConnection() async throws {
         try await withEachClient { name, client, server, _ in
             let body = try await client.stream().ok.body.plainText

@@ -56,6 +56,13 @@ public protocol Client: AnyObject, Sendable {
     /// ``ResponseStream/events``). Leaving the loop or cancelling the task cancels the request.
     func stream<T: Endpoint>(_ endpoint: T) async throws -> ResponseStream
 
+    /// Sends `endpoint`'s body as ``upload(_:progress:)`` does (a ``ProducedBody`` as it is
+    /// produced, with the AsyncHTTPClient-backed client) and returns once the response head has
+    /// arrived and been validated; the body follows as a ``ResponseStream``.
+    ///
+    /// The default implementation throws ``EndpointKitError/invalidRequest(endpoint:underlying:)``.
+    func stream<T: UploadEndpoint>(_ endpoint: T) async throws -> ResponseStream
+
     /// Opens a WebSocket: the handshake goes through the client's request adapters, and
     /// returns once the server has accepted it (a refusal throws
     /// ``EndpointKitError/unacceptableStatus(_:)``). Cancelling the task cancels the handshake.
@@ -75,6 +82,14 @@ public protocol Client: AnyObject, Sendable {
 extension Client {
     /// Does nothing: this client holds nothing to release.
     public func shutdown() async throws {}
+
+    /// Throws ``EndpointKitError/invalidRequest(endpoint:underlying:)``: this client streams
+    /// no uploads.
+    public func stream<T: UploadEndpoint>(_ endpoint: T) async throws -> ResponseStream {
+        throw EndpointKitError.invalidRequest(
+            endpoint: String(describing: T.self),
+            underlying: CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "\(type(of: self)) does not stream uploads"]))
+    }
 
     /// Throws ``EndpointKitError/webSocketUnsupported(url:reason:)``: this client opens no WebSockets.
     public func webSocket<T: WebSocketEndpoint>(_ endpoint: T) async throws -> WebSocket {

@@ -12,6 +12,9 @@ public enum UploadEndpointBody: Sendable {
     /// again whenever the body must be sent again (a 307/308 redirect, a retry), so it must
     /// make a fresh stream each time.
     case stream(@Sendable () throws -> InputStream)
+    /// A body written by a producer as it is sent (see ``ProducedBody`` for how each client
+    /// sends it).
+    case produced(ProducedBody)
     /// A `multipart/form-data` body. File parts are copied from disk in chunks into a temporary
     /// file, sent with its `Content-Length`, and deleted afterwards; the `Content-Type` header
     /// (with the boundary) is set for you.

@@ -96,7 +96,7 @@ struct OverloadTransport: Transport {
         guard [.get, .head, .options, .put, .delete, .trace].contains(method), outgoing.canReplayBody else { return false }
         switch outgoing.body {
         case nil, .data?: return true
-        case .file?, .stream?: return false
+        case .file?, .stream?, .produced?: return false
         }
     }
 }

@@ -22,19 +22,7 @@ import Foundation
             endpointType: T.self,
             makeOutgoing: {
                 let (request, body) = try endpoint.makeRequest()
-                switch body {
-                case .data(let data):
-                    return (Outgoing(request: request, body: .data(data)), nil)
-                case .file(let url):
-                    guard FileManager.default.isReadableFile(atPath: url.path) else {
-                        throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path])
-                    }
-                    return (Outgoing(request: request, body: .file(url)), nil)
-                case .stream(let makeStream):
-                    return (Outgoing(request: request, body: .stream(makeStream)), nil)
-                case .multipart(let form):
-                    return (Outgoing(request: request), form)
-                }
+                return try Outgoing.upload(request, body)
             },
             sink: .memory,
             settings: endpoint,

@@ -12,6 +12,7 @@ import Foundation
         case data(Data)
         case file(URL)
         case stream(@Sendable () throws -> InputStream)
+        case produced(ProducedBody)
     }
 
     /// On Linux, the largest file body sent from memory with a `Content-Length`; larger files
@@ -40,9 +41,12 @@ import Foundation
         body != nil || request.httpBody != nil || request.httpBodyStream != nil
     }
 
-    /// Whether the body can be sent a second time. A stream set as `httpBodyStream` cannot;
-    /// a stream factory can.
-    var canReplayBody: Bool { request.httpBodyStream == nil }
+    /// Whether the body can be sent a second time. A stream set as `httpBodyStream` cannot,
+    /// nor a produced body that says so; a stream factory can.
+    public var canReplayBody: Bool {
+        if case .produced(let body) = body, !body.canBeSentAgain { return false }
+        return request.httpBodyStream == nil
+    }
 
     /// The body's size, when known before sending.
     public var bodyLength: Int64? {
@@ -50,6 +54,7 @@ import Foundation
         case .data(let data): Int64(data.count)
         case .file(let url): (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
         case .stream: nil
+        case .produced(let body): body.length
         case nil: request.httpBody.map { Int64($0.count) } ?? (request.httpBodyStream == nil ? 0 : nil)
         }
     }
@@ -91,6 +96,9 @@ import Foundation
             var request = request
             request.httpBodyStream = try makeStream()
             return session.dataTask(with: request)
+        case .produced:
+            // The transport reads a produced body first (``readingProducedBody()``).
+            throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "a produced body must be read before its task is made"])
         case nil:
             return session.dataTask(with: request)
         }

@@ -11,8 +11,30 @@ import Foundation
     /// first 64 KiB, for the error; one it accepts streams its body whole. The call's
     /// events end when the head is validated or the call fails.
     public func stream<T: Endpoint>(_ endpoint: T) async throws -> ResponseStream {
-        try await run(T.self, settings: endpoint, build: { (try Self.outgoing(streaming: endpoint), nil) }) {
-            outgoing, record, events in
+        try await stream(T.self, settings: endpoint, build: { (try Self.outgoing(streaming: endpoint), nil) }) {
+            try endpoint.validate($0, response: $1, data: $2)
+        }
+    }
+
+    /// Starts `endpoint` as a stream: its body is sent as for ``Client/upload(_:progress:)``,
+    /// the answer streams as for an ``Endpoint``.
+    public func stream<T: UploadEndpoint>(upload endpoint: T) async throws -> ResponseStream {
+        try await stream(
+            T.self, settings: endpoint,
+            build: {
+                let (request, body) = try endpoint.makeRequest()
+                var (outgoing, form) = try Outgoing.upload(request, body)
+                outgoing.cachePolicy = endpoint.cachePolicy
+                return (outgoing, form)
+            },
+            validate: { try endpoint.validate($0, response: $1, data: $2) })
+    }
+
+    private func stream(
+        _ endpointType: any Any.Type, settings: any EndpointSettings, build: () throws -> (Outgoing, MultipartFormData?),
+        validate: (URLRequest?, HTTPURLResponse, Data?) throws -> Void
+    ) async throws -> ResponseStream {
+        try await run(endpointType, settings: settings, build: build) { outgoing, record, events in
             var stream = try await followingRedirects(outgoing, record: &record, events: &events) { [transport] hop in
                 let stream = try await transport.stream(hop, timeout: hop.timeout)
                 return (stream.response, stream)
@@ -22,14 +44,14 @@ import Foundation
             do {
                 // An endpoint that takes the status as it is (an OpenAPI operation with documented
                 // error answers, say) gets its body streamed whole.
-                try endpoint.validate(outgoing.request, response: stream.response, data: nil)
+                try validate(outgoing.request, stream.response, nil)
             } catch where !(200..<300).contains(stream.response.statusCode) {
                 // Otherwise the error carries the body's first bytes.
                 var body = Data()
                 for try await chunk in stream where body.count < HTTPFailure.bodyLimit { body.append(chunk) }
                 record.received = ReceivedResponse(response: stream.response, body: body, fileURL: nil)
                 record.received?.cacheOutcome = stream.cacheOutcome
-                try endpoint.validate(outgoing.request, response: stream.response, data: body)
+                try validate(outgoing.request, stream.response, body)
                 stream = ResponseStream(response: stream.response, chunks: AsyncThrowingStream { $0.yield(body); $0.finish() })
             }
             return stream

@@ -249,6 +249,13 @@ open class URLSessionClient: Client, @unchecked Sendable {
         try await pipeline.stream(endpoint)
     }
 
+    /// Sends `endpoint`'s body as ``upload(_:progress:)`` does (a ``ProducedBody`` is read to
+    /// its end first: a task cannot be handed bytes once it runs) and streams the answer as
+    /// ``stream(_:)-(Endpoint)`` does.
+    open func stream<T: UploadEndpoint>(_ endpoint: T) async throws -> ResponseStream {
+        try await pipeline.stream(upload: endpoint)
+    }
+
     /// Opens a WebSocket with Foundation's `URLSessionWebSocketTask`. On Linux, Foundation has
     /// no WebSocket support, and this throws ``EndpointKitError/webSocketUnsupported(url:reason:)``;
     /// use the AsyncHTTPClient-backed client there.

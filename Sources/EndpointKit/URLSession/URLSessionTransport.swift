@@ -16,6 +16,8 @@ struct URLSessionTransport: Transport {
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
         progress: ProgressSink?
     ) async throws -> ReceivedResponse {
+        let (outgoing, bodyFile) = try await outgoing.readingProducedBody()
+        defer { if let bodyFile { try? FileManager.default.removeItem(at: bodyFile) } }
         let handler = TransferHandler(
             outgoing: outgoing, file: file, bodyLimit: bodyLimit, delegate: delegate, progress: progress)
         return try await run(handler, outgoing, timeout: timeout)
@@ -55,13 +57,23 @@ extension URLSessionTransport {
     static let streamBufferLimit = 16 << 20
 
     func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
+        let (outgoing, bodyFile) = try await outgoing.readingProducedBody()
         let (chunks, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
         let waiting = Locked(0)
         let handler = TransferHandler(
             outgoing: outgoing, file: nil, bodyLimit: .max, delegate: delegate, progress: nil,
             streaming: .init(chunks: continuation, waiting: waiting, limit: Self.streamBufferLimit))
-        continuation.onTermination = { _ in handler.cancel() }
-        let head = try await run(handler, outgoing, timeout: timeout)
+        continuation.onTermination = { _ in
+            handler.cancel()
+            if let bodyFile { try? FileManager.default.removeItem(at: bodyFile) }
+        }
+        let head: ReceivedResponse
+        do {
+            head = try await run(handler, outgoing, timeout: timeout)
+        } catch {
+            continuation.finish(throwing: error)
+            throw error
+        }
         return ResponseStream(response: head.response, chunks: chunks) { count in waiting.withLock { $0 -= count } }
     }
 }

@@ -45,6 +45,9 @@ struct ClientScenarios: Sendable {
     var unreadableForms: Set<String> = []
     /// Response forms that kill the process inside the client's HTTP stack, so are not sent.
     var fatalForms: Set<String> = []
+    /// Whether the client sends each chunk of a ``ProducedBody`` as it is produced (or reads
+    /// the body first).
+    var sendsProducedBodiesAsProduced = false
 
     /// Every scenario, by name.
     var all: [(String, @Sendable (TestServer, FaultRoutes) async throws -> Void)] {
@@ -64,6 +67,7 @@ struct ClientScenarios: Sendable {
         ] + [
             ("call events", callEvents),
         ] + inlineRequestScenarios + configurationScenarios + wireScenarios + cancellationScenarios + cachingScenarios + streamScenarios + overloadScenarios
+            + producedBodyScenarios
     }
 
     /// Runs every scenario, each with a fresh server; failures name the scenario.

@@ -22,6 +22,8 @@ final class TestServer: Sendable {
         /// How each WebSocket ended, as the server saw it: "closed 1000" after a closing
         /// handshake (with the code received), "dropped" when the connection just went.
         var webSocketEnds: [String] = []
+        /// Request body bytes read so far, counted as they arrive (before a request ends).
+        var bodyBytesArrived = 0
     }
 
     let port: Int
@@ -268,6 +270,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
         case .body(var buffer):
             if answeredEarly { return }
+            server.log.withLock { $0.bodyBytesArrived += buffer.readableBytes }
             body.append(contentsOf: buffer.readBytes(length: buffer.readableBytes) ?? [])
         case .end:
             guard let head, !answeredEarly else { return }
