@@ -25,6 +25,7 @@ import NIOSSL
 /// ## Differences from URLSessionClient
 /// - A request whose body is a one-shot `URLRequest.httpBodyStream` is refused (use
 ///   ``EndpointKit/UploadEndpointBody/stream(_:)``, which can be sent again).
+/// - A ``EndpointKit/ProducedBody`` is sent as it is produced (`URLSessionClient` reads it first).
 /// - Upload progress counts bytes handed to the connection, not acknowledged by the peer.
 public final class AsyncHTTPClientClient: Client {
     /// The queue completion handlers run on unless a call says otherwise: a private serial queue.
@@ -266,7 +267,7 @@ public final class AsyncHTTPClientClient: Client {
 
     /// Sends `endpoint`'s body as ``upload(_:progress:)`` does, a
     /// ``EndpointKit/ProducedBody`` chunk by chunk as it is produced, and streams the answer
-    /// as ``stream(_:)-(Endpoint)`` does.
+    /// as it does for an ``EndpointKit/Endpoint``.
     public func stream<T: UploadEndpoint>(_ endpoint: T) async throws -> ResponseStream {
         try await pipeline.stream(upload: endpoint)
     }

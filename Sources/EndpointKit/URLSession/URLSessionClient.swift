@@ -251,7 +251,7 @@ open class URLSessionClient: Client, @unchecked Sendable {
 
     /// Sends `endpoint`'s body as ``upload(_:progress:)`` does (a ``ProducedBody`` is read to
     /// its end first: a task cannot be handed bytes once it runs) and streams the answer as
-    /// ``stream(_:)-(Endpoint)`` does.
+    /// it does for an ``Endpoint``.
     open func stream<T: UploadEndpoint>(_ endpoint: T) async throws -> ResponseStream {
         try await pipeline.stream(upload: endpoint)
     }
