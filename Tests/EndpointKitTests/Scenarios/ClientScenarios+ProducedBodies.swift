@@ -149,6 +149,31 @@ extension ClientScenarios {
             XCTAssertTrue(result.error is CancellationError, "\(name): \(result)")
             let told = await waitUntil(timeout: 2) { ended.withLock { $0 } }
             XCTAssertTrue(told, "\(name): the producer's stream was ended")
+
+            // Cancelled at random points (before, while and after the first chunk is sent):
+            // every call ends, and every producer is told.
+            let endedCount = Guarded(0)
+            let calls = (0..<100).map { index in
+                Task {
+                    let body = ProducedBody {
+                        AsyncThrowingStream { continuation in
+                            continuation.onTermination = { _ in endedCount.withLock { $0 += 1 } }
+                            if index % 3 != 0 { continuation.yield(Data(repeating: 3, count: 4_000)) }
+                        }
+                    }
+                    return try await client.upload(ProducedUpload(body: body))
+                }
+            }
+            for call in calls {
+                try await Task.sleep(nanoseconds: UInt64.random(in: 0...3_000_000))
+                call.cancel()
+            }
+            for call in calls {
+                let result = await call.result
+                XCTAssertTrue(result.error is CancellationError, "\(name): \(result)")
+            }
+            let allTold = await waitUntil(timeout: 5) { endedCount.withLock { $0 } == 100 }
+            XCTAssertTrue(allTold, "\(name): \(endedCount.withLock { $0 }) of 100 producers told")
         }
     }
 }
