@@ -8,7 +8,14 @@ import HTTPTypes
 extension HTTPResponse {
     /// The status and header fields of a Foundation response.
     init(_ response: HTTPURLResponse) {
-        self.init(status: response.statusCode, fields: response.allHeaderFields.map { ("\($0.key)", "\($0.value)") })
+        // Foundation keeps the fields as `[AnyHashable: Any]` holding strings: cast, not
+        // interpolate (`"\(…)"` on `Any` looks up how to describe each value).
+        self.init(
+            status: response.statusCode,
+            fields: response.allHeaderFields.lazy.compactMap { field in
+                guard let name = field.key.base as? String else { return nil }
+                return (name, field.value as? String ?? "\(field.value)")
+            })
     }
 
     /// A response with `status` and the fields named (a name HTTP does not allow is left out).
