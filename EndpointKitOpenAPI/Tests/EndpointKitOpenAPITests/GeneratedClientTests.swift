@@ -184,6 +184,22 @@ final class GeneratedClientTests: XCTestCase {
         }
     }
 
+    /// A `text/event-stream` answer decodes with the runtime's own Server-Sent Events decoder,
+    /// as the events arrive.
+    func testServerSentEventsDecodeWithTheRuntimesDecoder() async throws {
+        try await withEachClient { name, client, _, _ in
+            let body = try await client.ticks(headers: .init(lastEventID: "3")).ok.body.textEventStream
+            var events: [OpenAPIRuntime.ServerSentEvent] = []
+            for try await event in body.asDecodedServerSentEvents() { events.append(event) }
+            // The first block holds a comment and the reconnection time, and no data.
+            XCTAssertEqual(events.first?.retry, 50, name)
+            let ticks = events.dropFirst()
+            XCTAssertEqual(ticks.map(\.id), ["4", "5", "6"], name)
+            XCTAssertEqual(ticks.map(\.event), ["tick", "tick", "tick"], name)
+            XCTAssertEqual(ticks.last?.data, #"{"n":6}"#, name)
+        }
+    }
+
     func testTheResponseBodyStreamsAndCancellingClosesTheConnection() async throws {
         try await withEachClient { name, client, server, _ in
             let body = try await client.stream().ok.body.plainText
