@@ -1,6 +1,11 @@
+import AsyncHTTPClient
+import BenchAPI
 import EndpointKit
 import EndpointKitAsyncHTTPClient
+import EndpointKitOpenAPI
 import Foundation
+import NIOCore
+import OpenAPIRuntime
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -48,6 +53,9 @@ enum MemoryScenario: String, CaseIterable {
     case rawDataTask = "raw URLSession dataTask (Data)"
     case rawDelegateDiscard = "raw dataTask, delegate drops chunks"
     case ahcDownload = "AsyncHTTPClientClient.download (file)"
+    case openAPIDownload = "generated client on AHC client, read"
+    case openAPIUpload = "generated client on AHC client, upload"
+    case rawAHCUpload = "raw AsyncHTTPClient, streamed upload"
     case clientConcurrent = "URLSessionClient, 1,000 concurrent GETs"
     case ahcConcurrent = "AsyncHTTPClientClient, 1,000 concurrent GETs"
 
@@ -76,8 +84,28 @@ enum MemoryScenario: String, CaseIterable {
         case .ahcDownload:
             let file = try await ahc.download(FileBytes(path: path))
             try? FileManager.default.removeItem(at: file)
+        case .openAPIDownload:
+            // A generated client's binary answer, read chunk by chunk as it arrives.
+            let api = BenchAPI.Client(serverURL: baseURL, transport: EndpointKitTransport(client: ahc))
+            var read = 0
+            for try await chunk in try await api.getBytes(query: .init(count: Int64(bytes))).ok.body.binary { read += chunk.count }
+            precondition(read == bytes)
+        case .openAPIUpload:
+            // A generated client's request body of unknown length, produced 64 KiB at a time.
+            let api = BenchAPI.Client(serverURL: baseURL, transport: EndpointKitTransport(client: ahc))
+            let chunks = RepeatedChunks(count: bytes / RepeatedChunks.size)
+            let body = HTTPBody(chunks, length: .unknown, iterationBehavior: .single)
+            let received = try await api.upload(body: .binary(body)).ok.body.json.received
+            precondition(received == Int64(chunks.count * RepeatedChunks.size))
+        case .rawAHCUpload:
+            // The same body straight to AsyncHTTPClient: the baseline for the row above.
+            var request = HTTPClientRequest(url: baseURL.absoluteString + "/upload")
+            request.method = .POST
+            request.body = .stream(RepeatedChunks(count: bytes / RepeatedChunks.size).map { ByteBuffer(bytes: $0) }, length: .unknown)
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
+            _ = try await response.body.collect(upTo: 1 << 20)
         case .clientConcurrent, .ahcConcurrent:
-            let runner: any Client = scenario == .clientConcurrent ? client : ahc
+            let runner: any EndpointKit.Client = scenario == .clientConcurrent ? client : ahc
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<1_000 { group.addTask { try await runner.request(RawBytes(path: "json")).count } }
                 for try await count in group { precondition(count > 0) }
@@ -109,6 +137,18 @@ enum MemoryScenario: String, CaseIterable {
         client.invalidate()
     }
 
+    /// Prints every scenario's peak growth, each measured in a child process.
+    static func table(baseURL: URL, bytes: Int) throws {
+        print("Peak resident memory growth while transferring \(bytes >> 20) MB, or during 1,000 concurrent small GETs (each in its own process)")
+        print("  scenario                              peak growth")
+        for scenario in allCases {
+            let delta = try scenario.measure(baseURL: baseURL, bytes: bytes)
+            let flat: Set<MemoryScenario> = [.clientDownload, .ahcDownload, .openAPIDownload, .openAPIUpload]
+            let verdict = flat.contains(scenario) ? (delta <= 32 << 20 ? "  ✓ goal ≤ 32 MB" : "  ✗ goal ≤ 32 MB") : ""
+            print("  " + scenario.rawValue.padding(toLength: 44, withPad: " ", startingAt: 0) + String(format: "%8.1f MB", Double(delta) / 1_048_576) + verdict)
+        }
+    }
+
     /// Runs this scenario in a child process and returns its peak growth in bytes.
     func measure(baseURL: URL, bytes: Int) throws -> Int {
         let process = Process()
@@ -130,4 +170,23 @@ final class DiscardingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     init(onComplete: @escaping @Sendable () -> Void) { self.onComplete = onComplete }
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {}
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) { onComplete() }
+}
+
+/// `count` chunks of 64 KiB, each made when it is asked for (a producer that never runs ahead).
+struct RepeatedChunks: AsyncSequence, Sendable {
+    static let size = 64 << 10
+    let count: Int
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var left: Int
+        let chunk = ArraySlice([UInt8](repeating: 7, count: RepeatedChunks.size))
+
+        mutating func next() async -> ArraySlice<UInt8>? {
+            guard left > 0 else { return nil }
+            left -= 1
+            return chunk
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(left: count) }
 }

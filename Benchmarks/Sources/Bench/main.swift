@@ -4,7 +4,7 @@ import Foundation
 // bench loop CLIENT COUNT                 COUNT small GETs in a row with one client (for profilers)
 // bench hammer CLIENT SECONDS CONCURRENCY  small GETs at a concurrency: req/s and CPU µs per request
 //                                          (loop and hammer: BENCH_PATH="bytes?count=1048576" for 1 MB)
-// bench latency | allocations | cancellation | cache   one section of the table
+// bench latency | memory | allocations | cancellation | cache   one section of the table
 // bench openapi [--quick]                a generated OpenAPI client on each transport
 // bench overload [--quick]               a fleet of client processes against a failing dependency
 // bench overload-child …                  one of them (run by the table)
@@ -75,6 +75,10 @@ if arguments.count >= 2, arguments[1] == "latency" {
     try await Latency.run(baseURL: server.baseURL, seconds: 3)
     exit(0)
 }
+if arguments.count >= 2, arguments[1] == "memory" {
+    try MemoryScenario.table(baseURL: server.baseURL, bytes: quick ? 256 << 20 : 1 << 30)
+    exit(0)
+}
 if arguments.count >= 2, arguments[1] == "allocations" {
     try Allocations.run(baseURL: server.baseURL)
     try MonitorCost.run(baseURL: server.baseURL)
@@ -102,15 +106,7 @@ if arguments.count >= 2, arguments[1] == "stress" {
 }
 print("EndpointKit benchmarks: release build, loopback server on \(server.baseURL), \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
 
-let gigabyte = quick ? 256 << 20 : 1 << 30
-print("Peak resident memory growth while transferring \(gigabyte >> 20) MB, or during 1,000 concurrent small GETs (each in its own process)")
-print("  scenario                              peak growth")
-for scenario in MemoryScenario.allCases {
-    let delta = try scenario.measure(baseURL: server.baseURL, bytes: gigabyte)
-    let verdict = [.clientDownload, .ahcDownload].contains(scenario) ? (delta <= 32 << 20 ? "  ✓ goal ≤ 32 MB" : "  ✗ goal ≤ 32 MB") : ""
-    print("  " + scenario.rawValue.padding(toLength: 44, withPad: " ", startingAt: 0)
-        + String(format: "%8.1f MB", Double(delta) / 1_048_576) + verdict)
-}
+try MemoryScenario.table(baseURL: server.baseURL, bytes: quick ? 256 << 20 : 1 << 30)
 
 print("\nThroughput against raw URLSession (median of rounds, measured alternately in this run)")
 print("  transfer                        raw URLSession   EndpointKit   ratio")
