@@ -12,6 +12,8 @@ final class ProducedBodyReader: Sendable {
     /// awaits each part of a body before it asks for the next.
     final class Pass: @unchecked Sendable {
         var iterator: AsyncThrowingStream<Data, any Error>.AsyncIterator
+        /// The bytes read so far.
+        var count: Int64 = 0
 
         init(_ iterator: AsyncThrowingStream<Data, any Error>.AsyncIterator) {
             self.iterator = iterator
@@ -56,6 +58,8 @@ final class ProducedBodyReader: Sendable {
         }
         // Ended while reading: the producer's stream stopped short, not at the body's end.
         if chunk == nil, endedSince { throw CancellationError() }
+        pass.count += Int64(chunk?.count ?? 0)
+        try body.check(produced: pass.count, ended: chunk == nil)
         return chunk
     }
 

@@ -9,7 +9,8 @@ import Foundation
 /// the chunks first: into memory up to 8 MiB, into a temporary file past that (deleted when the
 /// call ends), and sends the whole with its `Content-Length`.
 public struct ProducedBody: Sendable {
-    /// The body's size, when known before it is produced; sent as the `Content-Length`.
+    /// The body's size, when known before it is produced; sent as the `Content-Length`. A
+    /// producer that writes more or fewer bytes fails the call with ``LengthMismatch``.
     public var length: Int64?
     /// Whether ``chunks`` can be called again for a second, identical body (a 307/308
     /// redirect, a retry, a hedge). A body that can't is sent once: its call is not retried or

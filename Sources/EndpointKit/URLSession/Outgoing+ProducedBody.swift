@@ -13,8 +13,11 @@ extension Outgoing {
         var read = self
         var data = Data()
         var file: (url: URL, handle: FileHandle)?
+        var count: Int64 = 0
         do {
             for try await chunk in try produced.chunks() {
+                count += Int64(chunk.count)
+                try produced.check(produced: count, ended: false)
                 if let file {
                     try file.handle.write(contentsOf: chunk)
                     continue
@@ -32,6 +35,7 @@ extension Outgoing {
             }
             // A cancelled task ends the stream early: what was read is not the whole body.
             try Task.checkCancellation()
+            try produced.check(produced: count, ended: true)
             try file?.handle.close()
         } catch {
             try? file?.handle.close()

@@ -133,6 +133,20 @@ extension ClientScenarios {
                 XCTAssertTrue(error is ProducerFailed, "\(name): \(error)")
             }
 
+            // A producer that writes other than the length it declared: the call fails, saying so.
+            for (declared, written) in [(2_000, 1_000), (500, 1_000)] {
+                var wrong = ProducedBody { AsyncThrowingStream { $0.yield(Data(repeating: 4, count: written)); $0.finish() } }
+                wrong.length = Int64(declared)
+                do {
+                    _ = try await client.upload(ProducedUpload(body: wrong))
+                    XCTFail("\(name): a body of another length than declared was sent")
+                } catch let mismatch as ProducedBody.LengthMismatch {
+                    XCTAssertEqual(mismatch.declared, Int64(declared), name)
+                } catch {
+                    XCTFail("\(name): \(error)")
+                }
+            }
+
             let ended = Guarded(false)
             let endless = ProducedBody {
                 AsyncThrowingStream { continuation in
