@@ -5,16 +5,12 @@ import NIOCore
 
 /// Reads a response body one chunk per call, for a stream that pulls only when its reader asks,
 /// and tells `ended` once when the body has been read to the end, failed, or been dropped.
-///
-/// `@unchecked Sendable`: the iterator is touched only by `next()`, and the one stream that
-/// owns this reader calls `next()` again only after the previous call returned
-/// (`AsyncThrowingStream(unfolding:)` awaits each element before asking for the next).
-final class BodyReader: @unchecked Sendable {
-    private var iterator: HTTPClientResponse.Body.AsyncIterator
+final class BodyReader: Sendable {
+    private let iterator: SerialIterator<HTTPClientResponse.Body.AsyncIterator>
     private let ended: Locked<(@Sendable () -> Void)?>
 
     init(_ body: HTTPClientResponse.Body, ended: @escaping @Sendable () -> Void) {
-        iterator = body.makeAsyncIterator()
+        iterator = SerialIterator(body.makeAsyncIterator())
         self.ended = Locked(ended)
     }
 
@@ -32,10 +28,7 @@ final class BodyReader: @unchecked Sendable {
     }
 
     private func end() {
-        ended.withLock { ended in
-            defer { ended = nil }
-            return ended
-        }?()
+        ended.take()?()
     }
 
     deinit {

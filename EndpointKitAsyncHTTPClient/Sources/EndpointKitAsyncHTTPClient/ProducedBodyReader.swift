@@ -6,19 +6,8 @@ import Foundation
 /// ``end()`` cancels: once the call has ended (answered, failed or cancelled), a producer still
 /// writing sees its stream terminated, and AsyncHTTPClient's task stops waiting for it.
 final class ProducedBodyReader: Sendable {
-    /// One pass over the body: the producer's stream, being read.
-    ///
-    /// `@unchecked Sendable`: the iterator is read by one task at a time, since AsyncHTTPClient
-    /// awaits each part of a body before it asks for the next.
-    final class Pass: @unchecked Sendable {
-        var iterator: AsyncThrowingStream<Data, any Error>.AsyncIterator
-        /// The bytes read so far.
-        var count: Int64 = 0
-
-        init(_ iterator: AsyncThrowingStream<Data, any Error>.AsyncIterator) {
-            self.iterator = iterator
-        }
-    }
+    /// One pass over the body: the producer's stream, being read and counted.
+    typealias Pass = ChunkCounter<AsyncThrowingStream<Data, any Error>.AsyncIterator>
 
     private struct State {
         var ended = false
@@ -45,7 +34,7 @@ final class ProducedBodyReader: Sendable {
 
     /// The next chunk of `pass`; throws `CancellationError` once the call has ended.
     func next(in pass: Pass) async throws -> Data? {
-        let read = Task { try await pass.iterator.next() }
+        let read = Task { try await pass.next() }
         let ended = state.withLock { state in
             if !state.ended { state.reading = read }
             return state.ended
@@ -58,7 +47,6 @@ final class ProducedBodyReader: Sendable {
         }
         // Ended while reading: the producer's stream stopped short, not at the body's end.
         if chunk == nil, endedSince { throw CancellationError() }
-        pass.count += Int64(chunk?.count ?? 0)
         try body.check(produced: pass.count, ended: chunk == nil)
         return chunk
     }

@@ -1,4 +1,4 @@
-import EndpointKit
+@_spi(Locking) import EndpointKit
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -75,12 +75,7 @@ public struct EndpointKitTransport: ClientTransport {
     private static func produced(_ body: HTTPBody, report: (@Sendable (TransferProgress) -> Void)?) -> ProducedBody {
         let total: Int64? = if case .known(let bytes) = body.length { bytes } else { nil }
         return ProducedBody(length: total, canBeSentAgain: body.iterationBehavior == .multiple) {
-            let reader = ChunkCounter(body.makeAsyncIterator())
-            return AsyncThrowingStream {
-                guard let chunk = try await reader.next() else { return nil }
-                report?(TransferProgress(direction: .upload, completedBytes: reader.count, totalBytes: total))
-                return Data(chunk)
-            }
+            reporting(body.makeAsyncIterator(), .upload, total: total, to: report) { Data($0) }
         }
     }
 
@@ -89,11 +84,19 @@ public struct EndpointKitTransport: ClientTransport {
         _ stream: ResponseStream, length: HTTPBody.Length, report: @escaping @Sendable (TransferProgress) -> Void
     ) -> AsyncThrowingStream<Data, any Error> {
         let total: Int64? = if case .known(let bytes) = length { bytes } else { nil }
-        let reader = ChunkCounter(stream.makeAsyncIterator())
+        return reporting(stream.makeAsyncIterator(), .download, total: total, to: report) { $0 }
+    }
+
+    /// `iterator`'s chunks as `Data`, each read reported to `report` with the bytes so far.
+    private static func reporting<Iterator: AsyncIteratorProtocol>(
+        _ iterator: Iterator, _ direction: TransferProgress.Direction, total: Int64?,
+        to report: (@Sendable (TransferProgress) -> Void)?, as data: @escaping @Sendable (Iterator.Element) -> Data
+    ) -> AsyncThrowingStream<Data, any Error> where Iterator: SendableMetatype, Iterator.Element: Collection & SendableMetatype {
+        let reader = ChunkCounter(iterator)
         return AsyncThrowingStream {
             guard let chunk = try await reader.next() else { return nil }
-            report(TransferProgress(direction: .download, completedBytes: reader.count, totalBytes: total))
-            return chunk
+            report?(TransferProgress(direction: direction, completedBytes: reader.count, totalBytes: total))
+            return data(chunk)
         }
     }
 

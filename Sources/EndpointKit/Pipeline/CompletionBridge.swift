@@ -24,10 +24,7 @@ import Foundation
 
         /// The updater, the first time; `nil` after.
         public func claim() -> (@Sendable (TransferProgress) -> Void)? {
-            update.withLock { update in
-                defer { update = nil }
-                return update
-            }
+            update.take()
         }
     }
 

@@ -1,0 +1,11 @@
+import Foundation
+
+extension Locked {
+    /// The value, leaving `nil` in its place: whoever takes it first gets it, once.
+    public func take<Wrapped>() -> Wrapped? where Value == Wrapped? {
+        withLock { value in
+            defer { value = nil }
+            return value
+        }
+    }
+}
