@@ -28,7 +28,8 @@ import Foundation
         }
     }
 
-    /// Runs `work` in a task and hands its result to `handler` on `queue`. The returned
+    /// Runs `work` in a task, started on the calling thread where the platform can, and hands
+    /// its result to `handler` on `queue`. The returned
     /// `Progress` cancels the task, and counts the bytes the call reports going `direction`.
     public static func start<Content: Sendable>(
         on queue: DispatchQueue, counting direction: TransferProgress.Direction = .download,
@@ -37,7 +38,7 @@ import Foundation
     ) -> Progress {
         let progress = Progress(totalUnitCount: -1)
         let reported = Locked<Int64>(-1)
-        let task = Task {
+        let task = startTask {
             let result: Result<Content, any Error>
             do {
                 result = .success(
@@ -70,5 +71,14 @@ import Foundation
         }
         progress.cancellationHandler = { task.cancel() }
         return progress
+    }
+
+    /// A task that runs `operation` on the calling thread up to its first suspension (building
+    /// and sending the request), where the platform can: one thread hop fewer per call.
+    private static func startTask(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return Task.immediate(operation: operation)
+        }
+        return Task(operation: operation)
     }
 }

@@ -1,10 +1,13 @@
-import EndpointKit
+@_spi(Locking) import EndpointKit
 import XCTest
 
 /// What ``ClientConfiguration`` sets up, the same way for every client.
 extension ClientScenarios {
     var configurationScenarios: [(String, @Sendable (TestServer, FaultRoutes) async throws -> Void)] {
-        [("adapters after the base URL, in order", adaptersInOrder), ("a cookie jar of the client's own", cookieJar)]
+        [
+            ("adapters after the base URL, in order", adaptersInOrder), ("a cookie jar of the client's own", cookieJar),
+            ("completion calls adapted before they return", completionCallsAdaptedInOrder),
+        ]
     }
 
     /// Appends its mark to `X-Order`, and records whether the URL it saw was absolute.
@@ -25,6 +28,43 @@ extension ClientScenarios {
             XCTAssertEqual(echo.path, "/echo", name)
             XCTAssertEqual(echo.headers["x-order"], "auth,sign", name)
             XCTAssertEqual(echo.headers["x-scheme-sign"], "http", name)
+        }
+    }
+
+    /// Numbers each request it adapts, in the order it sees them.
+    struct Numbering: RequestAdapter {
+        let seen = Locked(0)
+        func adapt(_ request: URLRequest) throws -> URLRequest {
+            var request = request
+            request.setValue(String(seen.withLock { $0 += 1; return $0 }), forHTTPHeaderField: "X-Number")
+            return request
+        }
+    }
+
+    /// A completion-handler call is built and adapted on the calling thread before the method
+    /// returns, so calls made one after another from one thread are adapted in that order.
+    func completionCallsAdaptedInOrder(_ server: TestServer, _: FaultRoutes) async throws {
+        let numbering = Numbering()
+        try await with(server, Options(adapters: [numbering])) { client in
+            let calls = 50
+            let echoes = Locked([String: Int]())
+            let done = DispatchGroup()
+            var adaptedBeforeReturning = 0
+            for call in 1...calls {
+                done.enter()
+                client.request(.get("echo", query: [URLQueryItem(name: "call", value: String(call))], as: Echo.self)) { result in
+                    if case .success(let echo) = result, let number = echo.headers["x-number"] {
+                        echoes.withLock { $0[number] = call }
+                    }
+                    done.leave()
+                }
+                if numbering.seen.withLock({ $0 }) == call { adaptedBeforeReturning += 1 }
+            }
+            await withCheckedContinuation { continuation in done.notify(queue: .global()) { continuation.resume() } }
+            XCTAssertEqual(adaptedBeforeReturning, calls, "\(name): adapted before the method returned")
+            let numbered = echoes.withLock { $0 }
+            XCTAssertEqual(numbered.count, calls, name)
+            XCTAssertTrue(numbered.allSatisfy { Int($0.key) == $0.value }, "\(name): adapted out of order: \(numbered)")
         }
     }
 
