@@ -34,6 +34,7 @@ let package = Package(
             dependencies: [
                 "BenchAPI",
                 .product(name: "EndpointKitOpenAPI", package: "EndpointKitOpenAPI"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "EndpointKit", package: "EndpointKit"),

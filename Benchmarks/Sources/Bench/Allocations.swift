@@ -22,6 +22,7 @@ enum Allocations {
         let rows: [(name: String, raw: String?, same: String?)] = [
             ("raw URLSession", nil, nil),
             ("raw URLSession, data delegate", nil, nil),
+            ("raw URLSession, completion", nil, nil),
             ("URLSessionClient async", "raw URLSession", "raw URLSession, data delegate"),
             ("URLSessionClient completion", "raw URLSession", "raw URLSession, data delegate"),
             ("raw AsyncHTTPClient", nil, nil),

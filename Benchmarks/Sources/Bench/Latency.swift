@@ -59,6 +59,17 @@ enum Latency {
                 let data = try await delegated.data(from: URL(string: path, relativeTo: baseURL) ?? baseURL)
                 precondition(!data.isEmpty)
             },
+            // Foundation's own completion-handler call, awaited the way the completion row is:
+            // what a completion-handler API costs before EndpointKit adds its queue.
+            Contender(name: "raw URLSession, completion") { path in
+                let url = URL(string: path, relativeTo: baseURL) ?? baseURL
+                let data: Data = try await withCheckedThrowingContinuation { continuation in
+                    session.dataTask(with: url) { data, _, error in
+                        if let data { continuation.resume(returning: data) } else { continuation.resume(throwing: error ?? URLError(.unknown)) }
+                    }.resume()
+                }
+                precondition(!data.isEmpty)
+            },
             Contender(name: "URLSessionClient async") { path in
                 let data = try await client.request(RawBytes(path: path))
                 precondition(!data.isEmpty)
@@ -95,6 +106,25 @@ enum Latency {
         ]
     }
 
+    /// Bodies read as they arrive (the path of streams and of generated OpenAPI clients), for
+    /// `hammer` and profilers.
+    static func streamed(baseURL: URL, httpClient: HTTPClient, ahcClient: AsyncHTTPClientClient) -> [Contender] {
+        [
+            Contender(name: "raw AHC streamed") { path in
+                let response = try await httpClient.execute(
+                    HTTPClientRequest(url: baseURL.absoluteString + "/" + path), timeout: .seconds(30))
+                var bytes = 0
+                for try await buffer in response.body { bytes += buffer.readableBytes }
+                precondition(bytes > 0)
+            },
+            Contender(name: "AsyncHTTPClientClient stream") { path in
+                var bytes = 0
+                for try await chunk in try await ahcClient.stream(RawBytes(path: path)) { bytes += chunk.count }
+                precondition(bytes > 0)
+            },
+        ]
+    }
+
     /// `count` small GETs in a row with the contender whose name starts with `client`.
     /// What loop and hammer ask for: the small JSON, or `BENCH_PATH` (e.g. `bytes?count=1048576`).
     static var profiledPath: String { ProcessInfo.processInfo.environment["BENCH_PATH"] ?? "json" }
@@ -119,7 +149,8 @@ enum Latency {
             ProcessInfo.processInfo.environment["BENCH_CONNECTIONS"].flatMap(Int.init) ?? 64
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let ahcClient = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
-        guard let contender = contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
+        guard let contender = (contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient) + streamed(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
+            + OpenAPIRows.contenders(baseURL: baseURL, httpClient: httpClient))
             .first(where: { $0.name.lowercased().hasPrefix(name.lowercased()) })
         else { return print("no client named \(name)") }
         var usage = rusage()
@@ -148,6 +179,7 @@ enum Latency {
                 var delegateBaseline = 0.0
                 var ahcBaseline = 0.0
                 var clientBaseline = 0.0
+                var completionBaseline = 0.0
                 var responseBaseline = 0.0
                 // Rounds alternate between contenders, so drift in the machine's speed during
                 // the run hits every contender alike; each keeps its median round.
@@ -166,8 +198,12 @@ enum Latency {
                     if contender.name == "raw AsyncHTTPClient" { ahcBaseline = cell.requestsPerSecond }
                     if contender.name == "URLSessionClient async" { clientBaseline = cell.requestsPerSecond }
                     if contender.name.hasSuffix("HTTPURLResponse") { responseBaseline = cell.requestsPerSecond }
+                    if contender.name == "raw URLSession, completion" { completionBaseline = cell.requestsPerSecond }
                     var versusDelegate = contender.name.hasPrefix("URLSessionClient")
                         ? String(format: "  (%.2f of delegate baseline)", cell.requestsPerSecond / max(delegateBaseline, 1)) : ""
+                    if contender.name == "URLSessionClient completion" {
+                        versusDelegate += String(format: " (%.2f of raw completion)", cell.requestsPerSecond / max(completionBaseline, 1))
+                    }
                     if contender.name.hasPrefix("AsyncHTTPClientClient") {
                         let ofRaw = cell.requestsPerSecond / max(ahcBaseline, 1)
                         let ofClient = cell.requestsPerSecond / max(clientBaseline, 1)

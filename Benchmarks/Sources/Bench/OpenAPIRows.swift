@@ -4,6 +4,8 @@ import EndpointKit
 import EndpointKitAsyncHTTPClient
 import EndpointKitOpenAPI
 import Foundation
+import HTTPTypes
+import OpenAPIRuntime
 import OpenAPIAsyncHTTPClient
 import OpenAPIURLSession
 
@@ -14,10 +16,8 @@ import OpenAPIURLSession
 /// `Bench openapi`: one generated client (Sources/BenchAPI) on each transport, fetching the small
 /// JSON; EndpointKit's transport against the official one over the same engine.
 enum OpenAPIRows {
-    static func run(baseURL: URL, seconds: Double) async throws {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    /// The generated client fetching the small JSON on each transport (also for `hammer`).
+    static func contenders(baseURL: URL, httpClient: HTTPClient) -> [Latency.Contender] {
         let session = URLSession(configuration: .endpointKitDefault)
         let clients: [(String, BenchAPI.Client)] = [
             ("swift-openapi-urlsession", BenchAPI.Client(serverURL: baseURL, transport: URLSessionTransport(configuration: .init(session: session)))),
@@ -25,13 +25,36 @@ enum OpenAPIRows {
             ("swift-openapi-async-http-client", BenchAPI.Client(serverURL: baseURL, transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient)))),
             ("EndpointKit, AsyncHTTPClientClient", BenchAPI.Client(serverURL: baseURL, transport: EndpointKitTransport(client: AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)))),
         ]
-        // OPENAPI_ROWS=<part of a name>: only those transports (for a profiler).
-        let only = ProcessInfo.processInfo.environment["OPENAPI_ROWS"]
-        let contenders = clients.filter { name, _ in only.map { name.contains($0) } ?? true }.map { name, client in
+        let transports: [(String, any ClientTransport)] = [
+            ("transport only: swift-openapi-async-http-client", AsyncHTTPClientTransport(configuration: .init(client: httpClient))),
+            ("transport only: EndpointKit, AsyncHTTPClientClient", EndpointKitTransport(client: AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient))),
+        ]
+        // The transport alone, without the generated code around it.
+        let bare = transports.map { name, transport in
+            Latency.Contender(name: name) { path in
+                let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/" + path, headerFields: [.accept: "application/json"])
+                let (response, body) = try await transport.send(request, body: nil, baseURL: baseURL, operationID: "getJSON")
+                var bytes = Data()
+                if let body { bytes = try await Data(collecting: body, upTo: 1 << 20) }
+                precondition(response.status == .ok && !bytes.isEmpty)
+            }
+        }
+        return clients.map { name, client in
             Latency.Contender(name: name) { _ in
                 let book = try await client.getJSON().ok.body.json
                 precondition(book.id == 1)
             }
+        } + bare
+    }
+
+    static func run(baseURL: URL, seconds: Double) async throws {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        // OPENAPI_ROWS=<part of a name>: only those transports (for a profiler).
+        let only = ProcessInfo.processInfo.environment["OPENAPI_ROWS"]
+        let contenders = contenders(baseURL: baseURL, httpClient: httpClient).filter { contender in
+            !contender.name.hasPrefix("transport only") && only.map { contender.name.contains($0) } ?? true
         }
         print("\nA generated OpenAPI client on each transport: requests per second, small JSON, \(seconds) s per cell in 3 alternating rounds (median)")
         print("  in flight  transport                              req/s     p50     p99   vs the official transport on the same engine")
