@@ -58,11 +58,11 @@ public struct EndpointKitTransport: ClientTransport {
             } else {
                 stream = try await client.stream(endpoint)
             }
-            let length = Self.length(of: stream.response)
+            let (head, length) = HTTPResponse.converted(stream.response)
             guard let report else {
-                return (HTTPResponse(stream.response), HTTPBody(stream, length: length, iterationBehavior: .single))
+                return (head, HTTPBody(stream, length: length, iterationBehavior: .single))
             }
-            return (HTTPResponse(stream.response), HTTPBody(Self.counting(stream, length: length, report: report), length: length, iterationBehavior: .single))
+            return (head, HTTPBody(Self.counting(stream, length: length, report: report), length: length, iterationBehavior: .single))
         } catch EndpointKitError.unacceptableStatus(let failure) where retriedStatuses.contains(failure.statusCode) {
             // Retried as far as the client's policy goes: the answer is the generated code's.
             let head = HTTPResponse(status: failure.statusCode, fields: failure.headers.map { ($0.key, $0.value) })
@@ -98,14 +98,5 @@ public struct EndpointKitTransport: ClientTransport {
             report?(TransferProgress(direction: direction, completedBytes: reader.count, totalBytes: total))
             return data(chunk)
         }
-    }
-
-    /// The body's length when the head tells it: not for a body that was sent compressed
-    /// (the client decodes it, so `Content-Length` counts other bytes).
-    private static func length(of response: HTTPURLResponse) -> HTTPBody.Length {
-        guard response.value(forHTTPHeaderField: "Content-Encoding") == nil,
-            let length = response.value(forHTTPHeaderField: "Content-Length").flatMap(Int64.init)
-        else { return .unknown }
-        return .known(length)
     }
 }

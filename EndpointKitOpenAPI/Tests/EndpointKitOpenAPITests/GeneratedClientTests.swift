@@ -2,6 +2,7 @@ import EndpointKit
 import EndpointKitAsyncHTTPClient
 import EndpointKitOpenAPI
 import Foundation
+import HTTPTypes
 import OpenAPIRuntime
 import XCTest
 
@@ -228,6 +229,29 @@ final class GeneratedClientTests: XCTestCase {
             var received = 0
             for try await chunk in try await client.bytes(query: .init(count: size)).ok.body.binary { received += chunk.count }
             XCTAssertEqual(received, Int(size), name)
+        }
+    }
+
+    /// Fields named more than once (in any case) reach the server as one field, `Cookie`'s
+    /// joined with `; `; the answer's length is handed on when its head tells it.
+    func testRepeatedFieldsArriveJoinedAndTheBodyLengthIsKnown() async throws {
+        for (name, make) in Self.clients {
+            let server = try await TestServer.start(FaultRoutes().handler)
+            let endpointKit = make(server.baseURL, [])
+            let transport = EndpointKitTransport(client: endpointKit)
+            var fields = HTTPFields()
+            for (field, value) in [("X-Tag", "a"), ("x-tag", "b"), ("Cookie", "a=1"), ("cookie", "b=2")] {
+                fields.append(HTTPField(name: try XCTUnwrap(HTTPField.Name(field)), value: value))
+            }
+            let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/echo", headerFields: fields)
+            let (response, body) = try await transport.send(request, body: nil, baseURL: server.baseURL, operationID: "echo")
+            XCTAssertEqual(response.status, .ok, name)
+            let bytes = try await Data(collecting: try XCTUnwrap(body), upTo: 1 << 20)
+            XCTAssertEqual(body?.length, .known(Int64(bytes.count)), name)
+            XCTAssertEqual(server.requests.last?.header("X-Tag"), "a, b", name)
+            XCTAssertEqual(server.requests.last?.header("Cookie"), "a=1; b=2", name)
+            try await endpointKit.shutdown()
+            await server.shutdown()
         }
     }
 
