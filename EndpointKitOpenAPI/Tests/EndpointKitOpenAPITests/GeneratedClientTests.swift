@@ -233,11 +233,17 @@ final class GeneratedClientTests: XCTestCase {
     }
 
     /// Fields named more than once (in any case) reach the server as one field, `Cookie`'s
-    /// joined with `; `; the answer's length is handed on when its head tells it.
+    /// joined with `; `; the answer's length is handed on when its head tells it. Each client
+    /// keeps its cookies in a jar of its own: the shared store would put its own `Cookie` field
+    /// in place of the request's.
     func testRepeatedFieldsArriveJoinedAndTheBodyLengthIsKnown() async throws {
-        for (name, make) in Self.clients {
+        let clients: [(String, @Sendable (URL) -> any EndpointKit.Client)] = [
+            ("URLSessionClient", { URLSessionClient(requestAdapter: BaseRequestAdapter(baseURL: $0), cookieStorage: CookieJar()) }),
+            ("AsyncHTTPClientClient", { AsyncHTTPClientClient(baseURL: $0, cookieStorage: CookieJar()) }),
+        ]
+        for (name, make) in clients {
             let server = try await TestServer.start(FaultRoutes().handler)
-            let endpointKit = make(server.baseURL, [])
+            let endpointKit = make(server.baseURL)
             let transport = EndpointKitTransport(client: endpointKit)
             var fields = HTTPFields()
             for (field, value) in [("X-Tag", "a"), ("x-tag", "b"), ("Cookie", "a=1"), ("cookie", "b=2")] {
