@@ -29,14 +29,19 @@ enum OpenAPIRows {
             ("transport only: swift-openapi-async-http-client", AsyncHTTPClientTransport(configuration: .init(client: httpClient))),
             ("transport only: EndpointKit, AsyncHTTPClientClient", EndpointKitTransport(client: AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient))),
         ]
-        // The transport alone, without the generated code around it.
+        // The transport alone, without the generated code around it; then with the body decoded
+        // as the generated code decodes it (collected up to `.max`, then JSONDecoder).
         let bare = transports.map { name, transport in
             Latency.Contender(name: name) { path in
-                let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/" + path, headerFields: [.accept: "application/json"])
-                let (response, body) = try await transport.send(request, body: nil, baseURL: baseURL, operationID: "getJSON")
-                var bytes = Data()
-                if let body { bytes = try await Data(collecting: body, upTo: 1 << 20) }
-                precondition(response.status == .ok && !bytes.isEmpty)
+                let (status, bytes) = try await fetch(path, through: transport, baseURL: baseURL)
+                precondition(status == .ok && !bytes.isEmpty)
+            }
+        }
+        let decoded = transports.map { name, transport in
+            Latency.Contender(name: name.replacingOccurrences(of: "transport only", with: "transport + decode")) { path in
+                let (status, bytes) = try await fetch(path, through: transport, baseURL: baseURL)
+                let book = try JSONDecoder().decode(Operations.GetJSON.Output.Ok.Body.JsonPayload.self, from: bytes)
+                precondition(status == .ok && book.id == 1)
             }
         }
         return clients.map { name, client in
@@ -44,7 +49,15 @@ enum OpenAPIRows {
                 let book = try await client.getJSON().ok.body.json
                 precondition(book.id == 1)
             }
-        } + bare
+        } + bare + decoded
+    }
+
+    /// `GET /path` through `transport` alone, its body collected as the generated code does.
+    private static func fetch(_ path: String, through transport: any ClientTransport, baseURL: URL) async throws -> (HTTPResponse.Status, Data) {
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/" + path, headerFields: [.accept: "application/json"])
+        let (response, body) = try await transport.send(request, body: nil, baseURL: baseURL, operationID: "getJSON")
+        guard let body else { return (response.status, Data()) }
+        return (response.status, try await Data(collecting: body, upTo: .max))
     }
 
     static func run(baseURL: URL, seconds: Double) async throws {
@@ -54,7 +67,7 @@ enum OpenAPIRows {
         // OPENAPI_ROWS=<part of a name>: only those transports (for a profiler).
         let only = ProcessInfo.processInfo.environment["OPENAPI_ROWS"]
         let contenders = contenders(baseURL: baseURL, httpClient: httpClient).filter { contender in
-            !contender.name.hasPrefix("transport only") && only.map { contender.name.contains($0) } ?? true
+            !contender.name.hasPrefix("transport ") && only.map { contender.name.contains($0) } ?? true
         }
         print("\nA generated OpenAPI client on each transport: requests per second, small JSON, \(seconds) s per cell in 3 alternating rounds (median)")
         print("  in flight  transport                              req/s     p50     p99   vs the official transport on the same engine")
