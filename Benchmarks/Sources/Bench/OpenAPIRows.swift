@@ -26,19 +26,19 @@ enum OpenAPIRows {
             ("EndpointKit, AsyncHTTPClientClient", BenchAPI.Client(serverURL: baseURL, transport: EndpointKitTransport(client: AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)))),
         ]
         let transports: [(String, any ClientTransport)] = [
-            ("transport only: swift-openapi-async-http-client", AsyncHTTPClientTransport(configuration: .init(client: httpClient))),
-            ("transport only: EndpointKit, AsyncHTTPClientClient", EndpointKitTransport(client: AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient))),
+            ("swift-openapi-async-http-client", AsyncHTTPClientTransport(configuration: .init(client: httpClient))),
+            ("EndpointKit, AsyncHTTPClientClient", EndpointKitTransport(client: AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient))),
         ]
         // The transport alone, without the generated code around it; then with the body decoded
         // as the generated code decodes it (collected up to `.max`, then JSONDecoder).
         let bare = transports.map { name, transport in
-            Latency.Contender(name: name) { path in
+            Latency.Contender(name: "transport only: " + name) { path in
                 let (status, bytes) = try await fetch(path, through: transport, baseURL: baseURL)
                 precondition(status == .ok && !bytes.isEmpty)
             }
         }
         let decoded = transports.map { name, transport in
-            Latency.Contender(name: name.replacingOccurrences(of: "transport only", with: "transport + decode")) { path in
+            Latency.Contender(name: "transport + decode: " + name) { path in
                 let (status, bytes) = try await fetch(path, through: transport, baseURL: baseURL)
                 let book = try JSONDecoder().decode(Operations.GetJSON.Output.Ok.Body.JsonPayload.self, from: bytes)
                 precondition(status == .ok && book.id == 1)
