@@ -102,22 +102,10 @@ import Foundation
             var record = AttemptRecord()
             let outcome: Result? = try await CallContext.$current.withValue(context) {
                 do {
-                    if base == nil {
-                        var (built, form): (Outgoing, MultipartFormData?)
-                        do {
-                            (built, form) = try build()
-                        } catch {
-                            throw EndpointKitError.invalidRequest(endpoint: String(describing: endpointType), underlying: error)
-                        }
-                        built.timeout = timeout
-                        events.preparing(built.request)
-                        if let form { temporaryFile = try Self.write(form, into: &built) }
-                        base = built
-                    }
-                    guard var outgoing = base else { throw CancellationError() }
-                    if let deadline { outgoing.timeout = try Self.limit(outgoing, by: deadline, elapsed: context.elapsed) }
+                    var outgoing = try Self.attemptBase(
+                        &base, endpointType, timeout: timeout, deadline: deadline, context: context, events: &events,
+                        build: build, temporaryFile: &temporaryFile)
                     record.request = outgoing.request
-                    events.preparing(outgoing.request)
                     try Task.checkCancellation()
                     outgoing.request = try await RequestAdapterChain.run(requestAdapter, on: outgoing.request)
                     events.attemptStarted(context, request: &outgoing.request)
@@ -134,13 +122,11 @@ import Foundation
                     }
                 } catch {
                     var error = Self.normalized(error)
-                    if !(error is CancellationError), base?.canReplayBody == true, let request = record.request {
+                    if let request = record.request, base?.canReplayBody == true {
                         do {
-                            let delay = try await retryDelay(
-                                settings, request: request, response: record.received?.response, error: error, attempt: number)
-                            if let delay, overload.allowsRetry(after: delay, deadline: deadline, url: request.url) {
-                                events.retryScheduled(after: delay, reason: error)
-                                if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
+                            let again = try await retries(
+                                after: error, of: request, record.received, number, settings, deadline, &events)
+                            if again {
                                 number += 1
                                 return nil
                             }
@@ -154,6 +140,52 @@ import Foundation
             }
             if let outcome { return outcome }
         }
+    }
+
+    /// What attempt `context.attempt` starts from: the call's request, built on the first
+    /// attempt (an error of `build` names the endpoint, as
+    /// ``EndpointKitError/invalidRequest(endpoint:underlying:)``) and kept in `base`, limited
+    /// by the call's `deadline`. Apart from ``run(_:settings:build:attempt:)`` so that its
+    /// values take no room in every call's async frame.
+    @inline(never)
+    private static func attemptBase(
+        _ base: inout Outgoing?, _ endpointType: any Any.Type, timeout: TimeInterval?, deadline: CallDeadline?,
+        context: CallContext, events: inout CallEvents, build: () throws -> (Outgoing, MultipartFormData?),
+        temporaryFile: inout URL?
+    ) throws -> Outgoing {
+        if base == nil {
+            var (built, form): (Outgoing, MultipartFormData?)
+            do {
+                (built, form) = try build()
+            } catch {
+                throw EndpointKitError.invalidRequest(endpoint: String(describing: endpointType), underlying: error)
+            }
+            built.timeout = timeout
+            events.preparing(built.request)
+            if let form { temporaryFile = try write(form, into: &built) }
+            base = built
+        }
+        guard var outgoing = base else { throw CancellationError() }
+        if let deadline { outgoing.timeout = try limit(outgoing, by: deadline, elapsed: context.elapsed) }
+        events.preparing(outgoing.request)
+        return outgoing
+    }
+
+    /// Whether the call sends again after `error` (asking the retriers about `request` and
+    /// `received`, then the overload guard), having waited for the retry's delay. Its own
+    /// function, so that its frame is made only when an attempt fails.
+    @inline(never)
+    private func retries(
+        after error: any Error, of request: URLRequest, _ received: ReceivedResponse?, _ attempt: Int,
+        _ settings: any EndpointSettings, _ deadline: CallDeadline?, _ events: inout CallEvents
+    ) async throws -> Bool {
+        guard !(error is CancellationError) else { return false }
+        let delay = try await retryDelay(
+            settings, request: request, response: received?.response, error: error, attempt: attempt)
+        guard let delay, overload.allowsRetry(after: delay, deadline: deadline, url: request.url) else { return false }
+        events.retryScheduled(after: delay, reason: error)
+        if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
+        return true
     }
 
     /// A cancelled task's error, whatever it was, reads as `CancellationError`.
