@@ -1,25 +1,24 @@
-import Foundation
-
 /// The one box for shared mutable state in every EndpointKit package, shaped like
 /// `Synchronization.Mutex` (which needs macOS 15): the value is reachable only inside
 /// `withLock`. SPI (`@_spi(Locking) import EndpointKit`) so that EndpointKitTesting and the
 /// client and integration packages keep their state in this same box.
 ///
-/// `@unchecked Sendable` is sound because every access to `value` happens while `lock` is held,
-/// and callers never let a reference to the value escape the closure.
-@_spi(Locking) public final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
+/// A handle: copies share one value and one lock, kept together in a single allocation
+/// (``LockedStorage``), which is all a box costs.
+///
+/// `@unchecked Sendable` is sound because every access to the value happens while the lock is
+/// held, and callers never let a reference to the value escape the closure. (The storage
+/// cannot say so itself: Swift marks `ManagedBuffer` as never `Sendable`.)
+@_spi(Locking) public struct Locked<Value>: @unchecked Sendable {
+    private let storage: LockedStorage<Value>
 
     /// A box holding `value`.
     public init(_ value: Value) {
-        self.value = value
+        storage = LockedStorage.holding(value)
     }
 
     /// Runs `body` with exclusive access to the value.
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+        try storage.withLock(body)
     }
 }
