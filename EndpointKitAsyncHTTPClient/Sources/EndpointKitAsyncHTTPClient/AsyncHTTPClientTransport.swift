@@ -197,7 +197,10 @@ struct AsyncHTTPClientTransport: Transport {
     ) throws -> HTTPClientRequest {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .init(rawValue: outgoing.request.httpMethod ?? "GET")
-        for (name, value) in outgoing.request.allHTTPHeaderFields ?? [:] {
+        let fields = outgoing.request.allHTTPHeaderFields ?? [:]
+        // Room for the defaults too: the fields' array grows once, not field by field.
+        request.headers.reserveCapacity(fields.count + Self.defaultHeaders.count)
+        for (name, value) in fields {
             request.headers.add(name: name, value: value)
         }
         // What URLSession sends unless told otherwise; some APIs (GitHub's among them) refuse a
