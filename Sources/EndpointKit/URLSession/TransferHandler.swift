@@ -169,13 +169,14 @@ final class TransferHandler: Sendable {
         }
         // Foundation on Linux ignores a `.cancel` disposition; cancel the task instead.
         if let refused { fail(refused) }
-        if streaming != nil, refused == nil, !state.withLock({ $0.stopped }) {
-            // The head goes to the caller now; the task keeps running (and can be cancelled).
-            let completion = state.withLock { state in
-                defer { state.completion = nil }
-                return state.completion
+        if streaming != nil, refused == nil {
+            // The head goes to the caller after what the delegate queue holds already: a small
+            // answer's body and end mostly come with it, and the reader finds them waiting instead
+            // of being woken for each. A task that ends first hands the head over itself.
+            delegate.queue.addOperation { [self] in
+                let completion = state.withLock { $0.stopped ? nil : $0.completion.take() }
+                completion?(.success(ReceivedResponse(response: http, body: Data(), fileURL: nil)))
             }
-            completion?(.success(ReceivedResponse(response: http, body: Data(), fileURL: nil)))
         }
         return .allow
     }
