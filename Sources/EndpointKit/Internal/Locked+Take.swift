@@ -1,5 +1,3 @@
-import Foundation
-
 extension Locked {
     /// The value, leaving `nil` in its place: whoever takes it first gets it, once.
     public func take<Wrapped>() -> Wrapped? where Value == Wrapped? {

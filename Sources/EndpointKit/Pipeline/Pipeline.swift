@@ -171,38 +171,30 @@ import Foundation
         return outgoing
     }
 
-    /// Whether the call sends again after `error` (asking the retriers about `request` and
-    /// `received`, then the overload guard), having waited for the retry's delay. Its own
-    /// function, so that its frame is made only when an attempt fails.
+    /// Whether the call sends again after `error`: the adapters that retry, then the retry
+    /// policy, are asked about `request` and `received` (the first "retry" wins), then the
+    /// overload guard; a retry is sent after its delay. Its own function, so that its frame is
+    /// made only when an attempt fails.
     @inline(never)
     private func retries(
         after error: any Error, of request: URLRequest, _ received: ReceivedResponse?, _ attempt: Int,
         _ settings: any EndpointSettings, _ deadline: CallDeadline?, _ events: inout CallEvents
     ) async throws -> Bool {
         guard !(error is CancellationError) else { return false }
-        let delay = try await retryDelay(
-            settings, request: request, response: received?.response, error: error, attempt: attempt)
-        guard let delay, overload.allowsRetry(after: delay, deadline: deadline, url: request.url) else { return false }
-        events.retryScheduled(after: delay, reason: error)
-        if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
-        return true
+        let retriers = RequestAdapterChain.retriers(in: requestAdapter) + [settings.retryPolicy ?? retryPolicy]
+        for retrier in retriers {
+            let decision = try await retrier.retry(request, response: received?.response, error: error, attempt: attempt)
+            guard case .retry(let delay) = decision else { continue }
+            guard overload.allowsRetry(after: delay, deadline: deadline, url: request.url) else { return false }
+            events.retryScheduled(after: delay, reason: error)
+            if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
+            return true
+        }
+        return false
     }
 
     /// A cancelled task's error, whatever it was, reads as `CancellationError`.
     static func normalized(_ error: any Error) -> any Error {
         Task.isCancelled || error is CancellationError ? CancellationError() : error
-    }
-
-    /// Asks the adapters that retry, then the retry policy; the first "retry" wins.
-    private func retryDelay(
-        _ settings: any EndpointSettings, request: URLRequest, response: HTTPURLResponse?, error: any Error, attempt: Int
-    ) async throws -> TimeInterval? {
-        let retriers = RequestAdapterChain.retriers(in: requestAdapter) + [settings.retryPolicy ?? retryPolicy]
-        for retrier in retriers {
-            if case .retry(let delay) = try await retrier.retry(request, response: response, error: error, attempt: attempt) {
-                return delay
-            }
-        }
-        return nil
     }
 }
