@@ -13,6 +13,7 @@ extension ClientScenarios {
         [
             ("stream redirect loop", streamRedirectLoop), ("stream request prepared", streamRequestPrepared),
             ("stream idle gap past the request's own interval", streamIdleGap), ("stream retried", streamRetried),
+            ("stream random cancellation", streamRandomCancellation), ("stream head refused", streamHeadRefused),
         ]
     }
 
@@ -72,6 +73,51 @@ extension ClientScenarios {
             }
             XCTAssertEqual(server.requests.filter { $0.path == "/flaky" }.count, 3, name)
             XCTAssertTrue(String(decoding: body, as: UTF8.self).contains("\"attempt\":3"), "\(name): \(String(decoding: body, as: UTF8.self))")
+        }
+    }
+
+    /// Small streams whose task is cancelled at a random moment, from before the head to after
+    /// the end: each ends once, with its whole body or with `CancellationError`, and no
+    /// connection is left stuck behind them (the client still answers).
+    func streamRandomCancellation(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            let expected = TransferRoutes.bytes(0..<200)
+            var (whole, cancelled) = (0, 0)
+            for _ in 0..<200 {
+                let task = Task {
+                    var body = Data()
+                    for try await chunk in try await client.stream(PathEndpoint(path: "bytes", query: [.init(name: "count", value: "200")])) {
+                        body.append(chunk)
+                    }
+                    return body
+                }
+                try await Task.sleep(nanoseconds: UInt64.random(in: 0...2_000_000))
+                task.cancel()
+                switch await task.result {
+                case .success(let body):
+                    XCTAssertEqual(body, expected, name)
+                    whole += 1
+                case .failure(let error):
+                    XCTAssertTrue(error is CancellationError, "\(name): \(error)")
+                    cancelled += 1
+                }
+            }
+            XCTAssertEqual(whole + cancelled, 200, name)
+            XCTAssertGreaterThan(cancelled, 0, name)
+            let book = try await client.request(GetBook())
+            XCTAssertEqual(book.id, 1, name)
+        }
+    }
+
+    /// A stream whose head is refused after it arrived (an endless body under a coding no
+    /// client decodes) does not leave its request reading: the connection is closed.
+    func streamHeadRefused(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            // Whether the client refuses the coding or hands the bytes over as they are, the
+            // stream goes here, unread.
+            _ = try? await client.stream(PathEndpoint(path: "endless-encoded"))
+            let disconnected = await server.waitForDisconnect(of: "/endless-encoded")
+            XCTAssertTrue(disconnected, name)
         }
     }
 }

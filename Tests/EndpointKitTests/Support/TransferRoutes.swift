@@ -113,6 +113,13 @@ enum TransferRoutes {
                 try await response.write(Data("tick\n".utf8))
                 try await Task.sleep(nanoseconds: 10_000_000)
             }
+        case "/endless-encoded":
+            // An endless body under a coding no client decodes.
+            try await response.head(status: 200, headers: [("Content-Type", "text/plain"), ("Content-Encoding", "x-custom")])
+            while true {
+                try await response.write(Data("tick\n".utf8))
+                try await Task.sleep(nanoseconds: 10_000_000)
+            }
         case "/sse":
             // Three events per connection, continuing after Last-Event-ID; a comment and a retry.
             let start = Int(request.header("Last-Event-ID") ?? "") ?? 0
