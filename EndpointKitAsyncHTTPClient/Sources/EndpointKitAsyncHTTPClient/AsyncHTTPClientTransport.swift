@@ -62,13 +62,13 @@ struct AsyncHTTPClientTransport: Transport {
             }
         }
         do {
-            let response = try await AttemptTimeout.run(timeout, url: url) {
-                try await execute(outgoing, produced, url: url, progress: nil)
+            let (response, source) = try await AttemptTimeout.run(timeout, url: url) {
+                try await streamHead(outgoing, produced, url: url)
             }
-            let head = try Self.head(of: response, url: url)
-            keepCookies(of: response, from: url)
-            _ = try undecodedCoding(of: response, url: url)
-            let body = BodyReader(response.body) { [calls] in
+            let head = try Self.head(status: response.status, version: response.version, headers: response.headers, url: url)
+            keepCookies(of: response.headers, from: url)
+            _ = try undecodedCoding(of: response.headers, url: url)
+            let body = BodyReader(source) { [calls] in
                 produced?.end()
                 calls.leave()
             }
@@ -86,6 +86,23 @@ struct AsyncHTTPClientTransport: Transport {
         }
     }
 
+    /// A streamed response's head, and where its body is read from: through the delegate API
+    /// when the request's body is in memory (see ``ResponseReceiver``), else the `async` one.
+    private func streamHead(
+        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL
+    ) async throws -> (HTTPResponseHead, BodyReader.Source) {
+        if let bytes = Self.bytesInMemory(of: outgoing) {
+            return try await sentAgainIfClosed(outgoing) {
+                let receiver = try receive(outgoing, bytes, url: url)
+                let reader = ResponseReceiver.Reader(receiver)
+                return (try await receiver.head(), .receiver(reader))
+            }
+        }
+        let response = try await execute(outgoing, produced, url: url, progress: nil)
+        let head = HTTPResponseHead(version: response.version, status: response.status, headers: response.headers)
+        return (head, .iterator(SerialIterator(response.body.makeAsyncIterator())))
+    }
+
     private func exchange(
         _ outgoing: Outgoing, _ produced: ProducedBodyReader?, file: DownloadFile?, bodyLimit: Int, progress: ProgressSink?
     ) async throws -> ReceivedResponse {
@@ -93,9 +110,9 @@ struct AsyncHTTPClientTransport: Transport {
         var incoming: IncomingBody?
         do {
             let response = try await execute(outgoing, produced, url: url, progress: progress)
-            let head = try Self.head(of: response, url: url)
-            keepCookies(of: response, from: url)
-            let suspect = try undecodedCoding(of: response, url: url)
+            let head = try Self.head(status: response.status, version: response.version, headers: response.headers, url: url)
+            keepCookies(of: response.headers, from: url)
+            let suspect = try undecodedCoding(of: response.headers, url: url)
             let expected = IncomingBody.expectedLength(
                 contentEncoding: response.headers.first(name: "Content-Encoding"), contentLength: response.headers.first(name: "Content-Length"))
             incoming = try IncomingBody(head: head, expected: expected, file: file, bodyLimit: bodyLimit, url: url)
@@ -146,10 +163,10 @@ struct AsyncHTTPClientTransport: Transport {
 
     /// The coding the body may still be in when this client could not tell whether it was
     /// decoded (a borrowed `HTTPClient`); throws for a coding it cannot decode at all.
-    private func undecodedCoding(of response: HTTPClientResponse, url: URL) throws -> String? {
+    private func undecodedCoding(of headers: HTTPHeaders, url: URL) throws -> String? {
         // Most answers have no coding: no header list is built for them.
-        guard response.headers.contains(name: "Content-Encoding") else { return nil }
-        let header = response.headers[canonicalForm: "Content-Encoding"].joined(separator: ", ")
+        guard headers.contains(name: "Content-Encoding") else { return nil }
+        let header = headers[canonicalForm: "Content-Encoding"].joined(separator: ", ")
         let codings = ContentCoding.codings(in: header)
         guard !codings.isEmpty else { return nil }
         // NIO's decompressor decodes one gzip or deflate coding.
@@ -165,110 +182,21 @@ struct AsyncHTTPClientTransport: Transport {
         throw ContentCoding.unsupported(coding, url: url, decodable: "none: its HTTPClient does not decompress")
     }
 
-    /// Sends the request and waits for the response head. An idempotent request whose
-    /// connection closed or reset before any answer (typically a pooled connection the server
-    /// had just dropped as idle, as servers with short keep-alive timeouts do) is sent once more
-    /// on a fresh connection, as RFC 9110 (9.2.2) allows and libcurl and browsers do.
-    private func execute(
-        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?
-    ) async throws -> HTTPClientResponse {
-        do {
-            return try await httpClient.execute(
-                makeRequest(outgoing, produced, url: url, progress: progress), deadline: .distantFuture, logger: logger)
-        } catch where Self.closedBeforeAnswering(error) && EndpointKit.HTTPMethod(outgoing.request.httpMethod ?? "GET").isIdempotent
-            && outgoing.canReplayBody && !Task.isCancelled
-        {
-            return try await httpClient.execute(
-                makeRequest(outgoing, produced, url: url, progress: progress), deadline: .distantFuture, logger: logger)
-        }
-    }
-
-    /// Whether `error` says the connection closed or reset before any response arrived.
-    private static func closedBeforeAnswering(_ error: any Error) -> Bool {
-        if let error = error as? HTTPClientError { return error == .remoteConnectionClosed }
-        if let error = error as? HTTPParserError { return error == .invalidEOFState }
-        if let error = error as? ChannelError { return error == .ioOnClosedChannel || error == .eof }
-        if let error = error as? IOError { return [ECONNRESET, EPIPE].contains(error.errnoCode) }
-        return false
-    }
-
-    private func makeRequest(
-        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?
-    ) throws -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .init(rawValue: outgoing.request.httpMethod ?? "GET")
-        let fields = outgoing.request.allHTTPHeaderFields ?? [:]
-        // Room for the defaults too: the fields' array grows once, not field by field.
-        request.headers.reserveCapacity(fields.count + Self.defaultHeaders.count)
-        for (name, value) in fields {
-            request.headers.add(name: name, value: value)
-        }
-        // What URLSession sends unless told otherwise; some APIs (GitHub's among them) refuse a
-        // request without a User-Agent. Not `Accept-Encoding`: an `HTTPClient` that decompresses
-        // asks for gzip itself, and one that does not could not read the answer.
-        for (name, value) in Self.defaultHeaders where !request.headers.contains(name: name) {
-            request.headers.add(name: name, value: value)
-        }
-        if let cookieStorage, outgoing.request.httpShouldHandleCookies, !request.headers.contains(name: "Cookie") {
-            for (name, value) in HTTPCookie.requestHeaderFields(with: cookieStorage.cookiesToSend(to: url)) {
-                request.headers.add(name: name, value: value)
-            }
-        }
-        let source: BodyChunks.Source?
-        switch outgoing.body {
-        case .data(let data): source = .stream { InputStream(data: data) }
-        case .produced(let body): source = .produced(produced ?? ProducedBodyReader(body))
-        case .file(let fileURL):
-            source = .stream {
-                guard let stream = InputStream(url: fileURL) else {
-                    throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: fileURL.path])
-                }
-                return stream
-            }
-        case .stream(let make): source = .stream(make)
-        case nil:
-            if let data = outgoing.request.httpBody {
-                source = .stream { InputStream(data: data) }
-            } else if outgoing.request.httpBodyStream != nil {
-                throw EndpointKitError.invalidRequest(
-                    endpoint: "URLRequest.httpBodyStream",
-                    underlying: CocoaError(.featureUnsupported, userInfo: [
-                        NSLocalizedDescriptionKey: "AsyncHTTPClientClient cannot send a one-shot httpBodyStream; use UploadEndpointBody.stream"
-                    ]))
-            } else {
-                source = nil
-            }
-        }
-        if let source {
-            let length = outgoing.bodyLength
-            let sentSoFar = Locked<Int64>(0)
-            let sent: @Sendable (Int) throws -> Void = { count in
-                let total = sentSoFar.withLock { $0 += Int64(count); return $0 }
-                try progress?(TransferProgress(direction: .upload, completedBytes: total, totalBytes: length))
-            }
-            let chunks = BodyChunks(source: source, sent: sent)
-            request.body = .stream(chunks, length: length.map { .known($0) } ?? .unknown)
-        }
-        return request
-    }
-
-    /// Keeps the cookies `response` sets, one `Set-Cookie` field at a time.
-    private func keepCookies(of response: HTTPClientResponse, from url: URL) {
+    /// Keeps the cookies a response sets, one `Set-Cookie` field at a time.
+    private func keepCookies(of headers: HTTPHeaders, from url: URL) {
         guard let cookieStorage else { return }
-        let fields = response.headers["Set-Cookie"]
+        let fields = headers["Set-Cookie"]
         if !fields.isEmpty { cookieStorage.keepCookies(setBy: fields, from: url) }
     }
 
-    private static let defaultHeaders = [("Accept", "*/*"), ("User-Agent", "EndpointKit (AsyncHTTPClient)")]
-
-    private static func head(of response: HTTPClientResponse, url: URL) throws -> HTTPURLResponse {
-        var fields = [String: String](minimumCapacity: response.headers.count)
-        for header in response.headers {
+    private static func head(status: HTTPResponseStatus, version: HTTPVersion, headers: HTTPHeaders, url: URL) throws -> HTTPURLResponse {
+        var fields = [String: String](minimumCapacity: headers.count)
+        for header in headers {
             fields[header.name] = fields[header.name].map { $0 + ", " + header.value } ?? header.value
         }
         guard
             let head = HTTPURLResponse(
-                url: url, statusCode: Int(response.status.code), httpVersion: versionText(response.version),
+                url: url, statusCode: Int(status.code), httpVersion: versionText(version),
                 headerFields: fields)
         else { throw EndpointKitError.invalidResponse(url: url) }
         return head

@@ -6,17 +6,29 @@ import NIOCore
 /// Reads a response body one chunk per call, for a stream that pulls only when its reader asks,
 /// and tells `ended` once when the body has been read to the end, failed, or been dropped.
 final class BodyReader: Sendable {
-    private let iterator: SerialIterator<HTTPClientResponse.Body.AsyncIterator>
+    /// Where the chunks come from: AsyncHTTPClient's `async` API, or its delegate API. Either
+    /// cancels its request when it goes before the body's end.
+    enum Source: Sendable {
+        case iterator(SerialIterator<HTTPClientResponse.Body.AsyncIterator>)
+        case receiver(ResponseReceiver.Reader)
+    }
+
+    private let source: Source
     private let ended: Locked<(@Sendable () -> Void)?>
 
-    init(_ body: HTTPClientResponse.Body, ended: @escaping @Sendable () -> Void) {
-        iterator = SerialIterator(body.makeAsyncIterator())
+    init(_ source: Source, ended: @escaping @Sendable () -> Void) {
+        self.source = source
         self.ended = Locked(ended)
     }
 
     func next() async throws -> Data? {
         do {
-            guard let buffer = try await iterator.next() else {
+            let buffer =
+                switch source {
+                case .iterator(let iterator): try await iterator.next()
+                case .receiver(let reader): try await reader.receiver.next()
+                }
+            guard let buffer else {
                 end()
                 return nil
             }

@@ -1,0 +1,137 @@
+import AsyncHTTPClient
+@_spi(Transport) @_spi(Locking) import EndpointKit
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Sending a request: through AsyncHTTPClient's `async` API, or its delegate API for a stream
+/// whose request body is in memory (see ``ResponseReceiver``); once more on a fresh connection
+/// when a pooled one turned out closed.
+extension AsyncHTTPClientTransport {
+    /// Sends the request through AsyncHTTPClient's `async` API and waits for the response head.
+    func execute(
+        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?
+    ) async throws -> HTTPClientResponse {
+        try await sentAgainIfClosed(outgoing) {
+            try await httpClient.execute(
+                makeRequest(outgoing, produced, url: url, progress: progress), deadline: .distantFuture, logger: logger)
+        }
+    }
+
+    /// Sends `outgoing` through AsyncHTTPClient's delegate API, with `bytes` as its body.
+    func receive(_ outgoing: Outgoing, _ bytes: Data?, url: URL) throws -> ResponseReceiver {
+        let request = try HTTPClient.Request(
+            url: url, method: .init(rawValue: outgoing.request.httpMethod ?? "GET"), headers: headers(for: outgoing, url: url),
+            body: bytes.map { .bytes($0) })
+        let receiver = ResponseReceiver(url: url)
+        receiver.attach(httpClient.execute(request: request, delegate: receiver, eventLoop: .indifferent, deadline: nil, logger: logger))
+        return receiver
+    }
+
+    /// `outgoing`'s body when it is bytes in memory, `.some(nil)` when it has none, and `nil`
+    /// when it is read from elsewhere (a file, a stream, a producer).
+    static func bytesInMemory(of outgoing: Outgoing) -> Data?? {
+        switch outgoing.body {
+        case .data(let data): data
+        case nil where outgoing.request.httpBodyStream == nil: .some(outgoing.request.httpBody)
+        default: nil
+        }
+    }
+
+    /// Runs `attempt` (a send and the wait for its answer); once more if it failed because the
+    /// connection closed or reset before any answer, for an idempotent request whose body can
+    /// be sent again: typically a pooled connection the server had just dropped as idle, as
+    /// servers with short keep-alive timeouts do. RFC 9110 (9.2.2) allows it; libcurl and
+    /// browsers do it.
+    func sentAgainIfClosed<T>(_ outgoing: Outgoing, _ attempt: () async throws -> T) async throws -> T {
+        do {
+            return try await attempt()
+        } catch where Self.closedBeforeAnswering(error) && EndpointKit.HTTPMethod(outgoing.request.httpMethod ?? "GET").isIdempotent
+            && outgoing.canReplayBody && !Task.isCancelled
+        {
+            return try await attempt()
+        }
+    }
+
+    /// Whether `error` says the connection closed or reset before any response arrived.
+    private static func closedBeforeAnswering(_ error: any Error) -> Bool {
+        if let error = error as? HTTPClientError { return error == .remoteConnectionClosed }
+        if let error = error as? HTTPParserError { return error == .invalidEOFState }
+        if let error = error as? ChannelError { return error == .ioOnClosedChannel || error == .eof }
+        if let error = error as? IOError { return [ECONNRESET, EPIPE].contains(error.errnoCode) }
+        return false
+    }
+
+    private func makeRequest(
+        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?
+    ) throws -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .init(rawValue: outgoing.request.httpMethod ?? "GET")
+        request.headers = headers(for: outgoing, url: url)
+        let source: BodyChunks.Source?
+        switch outgoing.body {
+        case .data(let data): source = .stream { InputStream(data: data) }
+        case .produced(let body): source = .produced(produced ?? ProducedBodyReader(body))
+        case .file(let fileURL):
+            source = .stream {
+                guard let stream = InputStream(url: fileURL) else {
+                    throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: fileURL.path])
+                }
+                return stream
+            }
+        case .stream(let make): source = .stream(make)
+        case nil:
+            if let data = outgoing.request.httpBody {
+                source = .stream { InputStream(data: data) }
+            } else if outgoing.request.httpBodyStream != nil {
+                throw EndpointKitError.invalidRequest(
+                    endpoint: "URLRequest.httpBodyStream",
+                    underlying: CocoaError(.featureUnsupported, userInfo: [
+                        NSLocalizedDescriptionKey: "AsyncHTTPClientClient cannot send a one-shot httpBodyStream; use UploadEndpointBody.stream"
+                    ]))
+            } else {
+                source = nil
+            }
+        }
+        if let source {
+            let length = outgoing.bodyLength
+            let sentSoFar = Locked<Int64>(0)
+            let sent: @Sendable (Int) throws -> Void = { count in
+                let total = sentSoFar.withLock { $0 += Int64(count); return $0 }
+                try progress?(TransferProgress(direction: .upload, completedBytes: total, totalBytes: length))
+            }
+            let chunks = BodyChunks(source: source, sent: sent)
+            request.body = .stream(chunks, length: length.map { .known($0) } ?? .unknown)
+        }
+        return request
+    }
+
+    /// The request's header fields: `outgoing`'s, the defaults it lacks, and its cookies.
+    private func headers(for outgoing: Outgoing, url: URL) -> HTTPHeaders {
+        let fields = outgoing.request.allHTTPHeaderFields ?? [:]
+        var headers = HTTPHeaders()
+        // Room for the defaults too: the fields' array grows once, not field by field.
+        headers.reserveCapacity(fields.count + Self.defaultHeaders.count)
+        for (name, value) in fields {
+            headers.add(name: name, value: value)
+        }
+        // What URLSession sends unless told otherwise; some APIs (GitHub's among them) refuse a
+        // request without a User-Agent. Not `Accept-Encoding`: an `HTTPClient` that decompresses
+        // asks for gzip itself, and one that does not could not read the answer.
+        for (name, value) in Self.defaultHeaders where !headers.contains(name: name) {
+            headers.add(name: name, value: value)
+        }
+        if let cookieStorage, outgoing.request.httpShouldHandleCookies, !headers.contains(name: "Cookie") {
+            for (name, value) in HTTPCookie.requestHeaderFields(with: cookieStorage.cookiesToSend(to: url)) {
+                headers.add(name: name, value: value)
+            }
+        }
+        return headers
+    }
+
+    private static let defaultHeaders = [("Accept", "*/*"), ("User-Agent", "EndpointKit (AsyncHTTPClient)")]
+}

@@ -1,0 +1,221 @@
+import AsyncHTTPClient
+@_spi(Transport) @_spi(Locking) import EndpointKit
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A streamed response received through AsyncHTTPClient's delegate API: its head
+/// (``head()``), then its body chunk by chunk (``next()``), with back-pressure (the connection
+/// is not read while 256 KiB wait for the reader).
+///
+/// Every callback stores what it got and hands it to the caller if one waits, so the chunks
+/// that come with the head (all of a small body, usually) are there when the reader asks: no
+/// thread waits on each. (The `async` API's body sequence wakes its reader once for each, and
+/// schedules a deadline timer on an event loop for every request, even for
+/// `.distantFuture`.) Cancelling a wait, or ``cancel()``, cancels the request.
+final class ResponseReceiver: HTTPClientResponseDelegate {
+    typealias Response = Void
+
+    /// What the caller waits for.
+    fileprivate enum Waiter {
+        case head(CheckedContinuation<HTTPResponseHead, any Error>)
+        case chunk(CheckedContinuation<ByteBuffer?, any Error>)
+    }
+
+    fileprivate struct State {
+        var task: HTTPClient.Task<Void>?
+        var head: HTTPResponseHead?
+        /// The chunks not read yet, and their bytes.
+        var chunks = CircularBuffer<ByteBuffer>()
+        var buffered = 0
+        /// Completed when the reader has taken enough: the connection is read again.
+        var demand: EventLoopPromise<Void>?
+        /// `nil` while the response is arriving; then how it ended.
+        var ending: Result<Void, any Error>?
+        var waiter: Waiter?
+    }
+
+    private let url: URL
+    private let state = Locked(State())
+    private static let highWater = 256 << 10
+
+    /// A receiver of the response to a request for `url`.
+    init(url: URL) {
+        self.url = url
+    }
+
+    /// Keeps the request's task, to cancel it; cancels it at once if the caller already has.
+    func attach(_ task: HTTPClient.Task<Void>) {
+        let ended = state.withLock { state in
+            guard state.ending == nil else { return true }
+            state.task = task
+            return false
+        }
+        // Cancelling a task whose response has arrived does nothing.
+        if ended { task.cancel() }
+    }
+
+    /// The head of a streamed response; its body follows with ``next()``.
+    func head() async throws -> HTTPResponseHead {
+        try await wait(Waiter.head) { state in
+            if let head = state.head { return .success(head) }
+            return state.ending.map { $0.flatMap { .failure(EndpointKitError.invalidResponse(url: self.url)) } }
+        }
+    }
+
+    /// The next chunk of a streamed body, or `nil` at its end. A failure is thrown once.
+    func next() async throws -> ByteBuffer? {
+        try await wait(Waiter.chunk) { state in
+            if let chunk = state.chunks.popFirst() {
+                state.buffered -= chunk.readableBytes
+                return .success(chunk)
+            }
+            guard let ending = state.ending else { return nil }
+            state.ending = .success(())
+            return ending.map { nil }
+        }
+    }
+
+    /// Cancels the request, and fails what waits with `CancellationError`; nothing once the
+    /// response has arrived whole.
+    func cancel() {
+        let (task, waiter, demand) = state.withLock { state in
+            guard state.ending == nil else { return (HTTPClient.Task<Void>?.none, Waiter?.none, EventLoopPromise<Void>?.none) }
+            state.ending = .failure(CancellationError())
+            state.chunks.removeAll()
+            defer { (state.waiter, state.demand, state.task) = (nil, nil, nil) }
+            return (state.task, state.waiter, state.demand)
+        }
+        // A promise must be completed; the task's end then finds the response ended.
+        demand?.succeed(())
+        task?.cancel()
+        waiter?.fail(CancellationError())
+    }
+
+    /// Waits for what `ready` finds (`nil`: not there yet); the callbacks hand it over then.
+    private func wait<Value: Sendable>(
+        _ waiter: (CheckedContinuation<Value, any Error>) -> Waiter, ready: (inout State) -> Result<Value, any Error>?
+    ) async throws -> Value {
+        // Most often it is there already: no continuation (unless the task is cancelled, which
+        // the cancellation handler below tells at once).
+        if !Task.isCancelled, let found = take(ready) { return try found.get() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                if let found = take(ready, otherwise: { $0.waiter = waiter(continuation) }) { continuation.resume(with: found) }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    /// What `ready` finds, if anything (else `otherwise` runs, under the same lock); a paused
+    /// connection is read again once the reader has taken enough.
+    private func take<Value>(
+        _ ready: (inout State) -> Result<Value, any Error>?, otherwise: (inout State) -> Void = { _ in }
+    ) -> Result<Value, any Error>? {
+        let (found, demand) = state.withLock { state in
+            let found = ready(&state)
+            if found == nil { otherwise(&state) }
+            let demand = state.buffered < Self.highWater ? state.demand : nil
+            if demand != nil { state.demand = nil }
+            return (found, demand)
+        }
+        demand?.succeed(())
+        return found
+    }
+
+    // MARK: AsyncHTTPClient's callbacks, on the request's event loop
+
+    func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        let waiter = state.withLock { state -> Waiter? in
+            state.head = head
+            guard case .head = state.waiter else { return nil }
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        if case .head(let continuation) = waiter { continuation.resume(returning: head) }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        enum Outcome {
+            case kept
+            case handed(CheckedContinuation<ByteBuffer?, any Error>)
+            case wait(EventLoopFuture<Void>)
+        }
+        let outcome = state.withLock { state -> Outcome in
+            guard state.ending == nil else { return .kept }
+            if case .chunk(let continuation) = state.waiter {
+                state.waiter = nil
+                return .handed(continuation)
+            }
+            state.chunks.append(buffer)
+            state.buffered += buffer.readableBytes
+            guard state.buffered >= Self.highWater else { return .kept }
+            let demand = task.eventLoop.makePromise(of: Void.self)
+            state.demand = demand
+            return .wait(demand.futureResult)
+        }
+        switch outcome {
+        case .kept: break
+        case .handed(let continuation): continuation.resume(returning: buffer)
+        case .wait(let demand): return demand
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
+        end(.failure(error))
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+        end(.success(()))
+    }
+
+    /// Ends the response with `ending` (unless it has ended) and hands it to a waiting caller.
+    private func end(_ ending: Result<Void, any Error>) {
+        let (waiter, head, demand) = state.withLock { state in
+            guard state.ending == nil else { return (Waiter?.none, HTTPResponseHead?.none, EventLoopPromise<Void>?.none) }
+            // A reader waiting for a chunk is told now: the next read finds the end.
+            state.ending = if case .chunk = state.waiter { .success(()) } else { ending }
+            // The task holds this receiver until it completes: no cycle left behind.
+            defer { (state.waiter, state.demand, state.task) = (nil, nil, nil) }
+            return (state.waiter, state.head, state.demand)
+        }
+        demand?.succeed(())
+        switch (waiter, ending) {
+        case (nil, _): break
+        case (let waiter?, .failure(let error)): waiter.fail(error)
+        case (.chunk(let continuation), .success): continuation.resume(returning: nil)
+        case (.head(let continuation), .success):
+            if let head { continuation.resume(returning: head) } else { continuation.resume(throwing: EndpointKitError.invalidResponse(url: url)) }
+        }
+    }
+}
+
+extension ResponseReceiver {
+    /// The reader's hold on a receiver: when the last one goes (the body read to the end, or
+    /// not; a head that a timeout or a refusal left unread), the request is cancelled unless
+    /// its response has ended. (AsyncHTTPClient holds the receiver itself until then.)
+    final class Reader: Sendable {
+        let receiver: ResponseReceiver
+
+        init(_ receiver: ResponseReceiver) {
+            self.receiver = receiver
+        }
+
+        deinit {
+            receiver.cancel()
+        }
+    }
+}
+
+extension ResponseReceiver.Waiter {
+    /// Resumes the caller with `error`.
+    fileprivate func fail(_ error: any Error) {
+        switch self {
+        case .head(let continuation): continuation.resume(throwing: error)
+        case .chunk(let continuation): continuation.resume(throwing: error)
+        }
+    }
+}
