@@ -67,38 +67,6 @@ final class ResponseStreamTests: ServerTestCase {
         XCTAssertTrue(disconnected)
     }
 
-    /// Small answers (head, body and end arriving together) with the reading task cancelled at
-    /// random moments: before the head, as it is handed over, mid-body. Each stream must end
-    /// exactly once, promptly, with the whole body or `CancellationError`.
-    func testRandomCancellationOfSmallStreamsEndsEachOnceWithTheWholeBodyOrCancellation() async throws {
-        let client = self.client!
-        let expected = TransferRoutes.bytes(0..<200)
-        var (succeeded, cancelled) = (0, 0)
-        for _ in 0..<400 {
-            let task = Task {
-                var body = Data()
-                for try await chunk in try await client.stream(PathEndpoint(path: "bytes", query: [.init(name: "count", value: "200")])) {
-                    body.append(chunk)
-                }
-                return body
-            }
-            try await Task.sleep(nanoseconds: UInt64.random(in: 0...3_000_000))
-            task.cancel()
-            switch await task.result {
-            case .success(let body):
-                XCTAssertEqual(body, expected)
-                succeeded += 1
-            case .failure(let error):
-                XCTAssertTrue(error is CancellationError, "\(error)")
-                cancelled += 1
-            }
-        }
-        print("small streams: \(succeeded) read whole, \(cancelled) cancelled")
-        XCTAssertEqual(succeeded + cancelled, 400)
-        XCTAssertGreaterThan(cancelled, 0)
-        XCTAssertEqual(observed.calls.count, 400)
-    }
-
     func testServerSentEventsReconnectWithLastEventID() async throws {
         struct Tick: Decodable, Equatable { let n: Int }
         var ticks: [Int] = []
