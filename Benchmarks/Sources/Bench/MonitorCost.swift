@@ -86,8 +86,5 @@ struct DroppingLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-        function: String, line: UInt
-    ) {}
+    func log(event: LogEvent) {}
 }

@@ -46,13 +46,16 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
 
     /// Keeps the request's task, to cancel it; cancels it at once if the caller already has.
     func attach(_ task: HTTPClient.Task<Void>) {
-        let ended = state.withLock { state in
-            guard state.ending == nil else { return true }
-            state.task = task
-            return false
+        let cancelled = state.withLock { state in
+            switch state.ending {
+            case nil:
+                state.task = task
+                return false
+            case .failure?: return true
+            case .success?: return false
+            }
         }
-        // Cancelling a task whose response has arrived does nothing.
-        if ended { task.cancel() }
+        if cancelled { task.cancel() }
     }
 
     /// The head of a streamed response; its body follows with ``next()``.
