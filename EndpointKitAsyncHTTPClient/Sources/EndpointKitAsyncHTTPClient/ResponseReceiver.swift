@@ -44,18 +44,12 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
         self.url = url
     }
 
-    /// Keeps the request's task, to cancel it; cancels it at once if the caller already has.
+    /// Keeps the request's task, to cancel it, while its response is arriving. (Nothing can
+    /// cancel before this: the caller gets the receiver after it.)
     func attach(_ task: HTTPClient.Task<Void>) {
-        let cancelled = state.withLock { state in
-            switch state.ending {
-            case nil:
-                state.task = task
-                return false
-            case .failure?: return true
-            case .success?: return false
-            }
+        state.withLock { state in
+            if state.ending == nil { state.task = task }
         }
-        if cancelled { task.cancel() }
     }
 
     /// The head of a streamed response; its body follows with ``next()``.
@@ -66,33 +60,22 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
         }
     }
 
-    /// The next chunk of a streamed body, or `nil` at its end. A failure is thrown once.
+    /// The next chunk of a streamed body, or `nil` at its end; after the chunks that came
+    /// before it, a failure.
     func next() async throws -> ByteBuffer? {
         try await wait(Waiter.chunk) { state in
             if let chunk = state.chunks.popFirst() {
                 state.buffered -= chunk.readableBytes
                 return .success(chunk)
             }
-            guard let ending = state.ending else { return nil }
-            state.ending = .success(())
-            return ending.map { nil }
+            return state.ending.map { $0.map { nil } }
         }
     }
 
     /// Cancels the request, and fails what waits with `CancellationError`; nothing once the
     /// response has arrived whole.
     func cancel() {
-        let (task, waiter, demand) = state.withLock { state in
-            guard state.ending == nil else { return (HTTPClient.Task<Void>?.none, Waiter?.none, EventLoopPromise<Void>?.none) }
-            state.ending = .failure(CancellationError())
-            state.chunks.removeAll()
-            defer { (state.waiter, state.demand, state.task) = (nil, nil, nil) }
-            return (state.task, state.waiter, state.demand)
-        }
-        // A promise must be completed; the task's end then finds the response ended.
-        demand?.succeed(())
-        task?.cancel()
-        waiter?.fail(CancellationError())
+        end(.failure(CancellationError()), cancelling: true)
     }
 
     /// Waits for what `ready` finds (`nil`: not there yet); the callbacks hand it over then.
@@ -175,17 +158,20 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
         end(.success(()))
     }
 
-    /// Ends the response with `ending` (unless it has ended) and hands it to a waiting caller.
-    private func end(_ ending: Result<Void, any Error>) {
-        let (waiter, head, demand) = state.withLock { state in
-            guard state.ending == nil else { return (Waiter?.none, HTTPResponseHead?.none, EventLoopPromise<Void>?.none) }
-            // A reader waiting for a chunk is told now: the next read finds the end.
-            state.ending = if case .chunk = state.waiter { .success(()) } else { ending }
+    /// Ends the response with `ending` (unless it has ended) and hands it to a waiting caller;
+    /// `cancelling`, also drops the unread chunks and cancels the request.
+    private func end(_ ending: Result<Void, any Error>, cancelling: Bool = false) {
+        let (waiter, head, demand, task) = state.withLock { state in
+            guard state.ending == nil else { return (Waiter?.none, HTTPResponseHead?.none, EventLoopPromise<Void>?.none, HTTPClient.Task<Void>?.none) }
+            state.ending = ending
+            if cancelling { state.chunks.removeAll() }
             // The task holds this receiver until it completes: no cycle left behind.
             defer { (state.waiter, state.demand, state.task) = (nil, nil, nil) }
-            return (state.waiter, state.head, state.demand)
+            return (state.waiter, state.head, state.demand, state.task)
         }
+        // A promise must be completed; a cancelled task's end then finds the response ended.
         demand?.succeed(())
+        if cancelling { task?.cancel() }
         switch (waiter, ending) {
         case (nil, _): break
         case (let waiter?, .failure(let error)): waiter.fail(error)

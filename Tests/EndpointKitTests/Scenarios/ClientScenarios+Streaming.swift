@@ -119,8 +119,8 @@ extension ClientScenarios {
         try await with(server) { client in
             // Whether the client refuses the coding or hands the bytes over as they are, the
             // stream goes here, unread.
-            _ = try? await client.stream(PathEndpoint(path: "endless-encoded"))
-            let disconnected = await server.waitForDisconnect(of: "/endless-encoded")
+            _ = try? await client.stream(PathEndpoint(path: "endless", query: [.init(name: "coding", value: "x-custom")]))
+            let disconnected = await server.waitForDisconnect(of: "/endless")
             XCTAssertTrue(disconnected, name)
         }
     }

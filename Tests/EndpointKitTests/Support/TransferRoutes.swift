@@ -108,14 +108,9 @@ enum TransferRoutes {
             }
             try await response.end()
         case "/endless":
-            try await response.head(status: 200, headers: [("Content-Type", "text/plain")])
-            while true {
-                try await response.write(Data("tick\n".utf8))
-                try await Task.sleep(nanoseconds: 10_000_000)
-            }
-        case "/endless-encoded":
-            // An endless body under a coding no client decodes.
-            try await response.head(status: 200, headers: [("Content-Type", "text/plain"), ("Content-Encoding", "x-custom")])
+            // `coding`: sent as the body's `Content-Encoding` (without encoding it).
+            let coding = query["coding"].map { [("Content-Encoding", $0)] } ?? []
+            try await response.head(status: 200, headers: [("Content-Type", "text/plain")] + coding)
             while true {
                 try await response.write(Data("tick\n".utf8))
                 try await Task.sleep(nanoseconds: 10_000_000)
