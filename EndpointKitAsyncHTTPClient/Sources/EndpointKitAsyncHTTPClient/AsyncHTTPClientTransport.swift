@@ -65,7 +65,9 @@ struct AsyncHTTPClientTransport: Transport {
             let (response, source) = try await AttemptTimeout.run(timeout, url: url) {
                 try await streamHead(outgoing, produced, url: url)
             }
-            let head = try Self.head(status: response.status, version: response.version, headers: response.headers, url: url)
+            // No Foundation response yet: a call that needs only the status and the fields
+            // never builds one (see `ResponseHead`).
+            let head = Self.head(status: response.status, version: response.version, headers: response.headers, url: url)
             keepCookies(of: response.headers, from: url)
             _ = try undecodedCoding(of: response.headers, url: url)
             let body = BodyReader(source) { [calls] in
@@ -80,7 +82,7 @@ struct AsyncHTTPClientTransport: Transport {
                     throw translated(error, url: url)
                 }
             }
-            return ResponseStream(response: head, chunks: chunks)
+            return ResponseStream(head: head, chunks: chunks)
         } catch {
             throw await translate(error, url: url)
         }
@@ -110,7 +112,8 @@ struct AsyncHTTPClientTransport: Transport {
         var incoming: IncomingBody?
         do {
             let response = try await execute(outgoing, produced, url: url, progress: progress)
-            let head = try Self.head(status: response.status, version: response.version, headers: response.headers, url: url)
+            let head = ResponseHead.response(
+                url: url, statusCode: Int(response.status.code), version: Self.versionText(response.version), fields: response.headers)
             keepCookies(of: response.headers, from: url)
             let suspect = try undecodedCoding(of: response.headers, url: url)
             let expected = IncomingBody.expectedLength(
@@ -189,17 +192,11 @@ struct AsyncHTTPClientTransport: Transport {
         if !fields.isEmpty { cookieStorage.keepCookies(setBy: fields, from: url) }
     }
 
-    private static func head(status: HTTPResponseStatus, version: HTTPVersion, headers: HTTPHeaders, url: URL) throws -> HTTPURLResponse {
-        var fields = [String: String](minimumCapacity: headers.count)
-        for header in headers {
-            fields[header.name] = fields[header.name].map { $0 + ", " + header.value } ?? header.value
-        }
-        guard
-            let head = HTTPURLResponse(
-                url: url, statusCode: Int(status.code), httpVersion: versionText(version),
-                headerFields: fields)
-        else { throw EndpointKitError.invalidResponse(url: url) }
-        return head
+    /// A response head, its fields in the order they came.
+    private static func head(status: HTTPResponseStatus, version: HTTPVersion, headers: HTTPHeaders, url: URL) -> ResponseHead {
+        ResponseHead(
+            url: url, statusCode: Int(status.code), version: versionText(version),
+            fields: headers.map { (name: $0.name, value: $0.value) })
     }
 
     /// `HTTP/1.1` and the like; the common versions are written without building a string.

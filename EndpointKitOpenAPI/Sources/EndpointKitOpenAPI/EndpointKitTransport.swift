@@ -1,4 +1,4 @@
-@_spi(Locking) import EndpointKit
+@_spi(Locking) @_spi(Transport) import EndpointKit
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -58,7 +58,7 @@ public struct EndpointKitTransport: ClientTransport {
             } else {
                 stream = try await client.stream(endpoint)
             }
-            let (head, length) = HTTPResponse.converted(stream.response)
+            let (head, length) = HTTPResponse.converted(stream.head)
             guard let report else {
                 return (head, HTTPBody(stream, length: length, iterationBehavior: .single))
             }

@@ -1,4 +1,4 @@
-import EndpointKit
+@_spi(Transport) import EndpointKit
 import Foundation
 import HTTPTypes
 
@@ -8,7 +8,7 @@ import HTTPTypes
 
 /// One generated operation as an EndpointKit endpoint: its request as the generated code made
 /// it, named by its operation ID; every status accepted but those the client may retry.
-struct OperationEndpoint: Endpoint {
+struct OperationEndpoint: Endpoint, StatusAccepting {
     typealias Content = Data
 
     let request: URLRequest
@@ -55,6 +55,11 @@ struct OperationEndpoint: Endpoint {
     func validate(_ request: URLRequest?, response: HTTPURLResponse, data: Data?) throws {
         guard refusedStatuses.contains(response.statusCode) else { return }
         throw EndpointKitError.unacceptableStatus(HTTPFailure(request: request, response: response, body: data ?? Data()))
+    }
+
+    /// Every status but the refused ones, with no `HTTPURLResponse` built for it.
+    func accepts(statusCode: Int) -> Bool {
+        !refusedStatuses.contains(statusCode)
     }
 
     func content(from response: URLResponse?, with body: Data) throws -> Data { body }

@@ -1,4 +1,4 @@
-import EndpointKit
+@_spi(Transport) import EndpointKit
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -7,7 +7,7 @@ import Foundation
 
 /// A generated operation that sends a body: its ``OperationEndpoint``, with the body produced
 /// as it is sent.
-struct OperationUpload: UploadEndpoint {
+struct OperationUpload: UploadEndpoint, StatusAccepting {
     typealias Content = Data
 
     let operation: OperationEndpoint
@@ -20,6 +20,10 @@ struct OperationUpload: UploadEndpoint {
 
     func validate(_ request: URLRequest?, response: HTTPURLResponse, data: Data?) throws {
         try operation.validate(request, response: response, data: data)
+    }
+
+    func accepts(statusCode: Int) -> Bool {
+        operation.accepts(statusCode: statusCode)
     }
 
     func content(from response: URLResponse?, with body: Data) throws -> Data { body }

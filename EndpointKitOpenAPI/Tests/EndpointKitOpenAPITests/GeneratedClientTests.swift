@@ -256,6 +256,13 @@ final class GeneratedClientTests: XCTestCase {
             XCTAssertEqual(body?.length, .known(Int64(bytes.count)), name)
             XCTAssertEqual(server.requests.last?.header("X-Tag"), "a, b", name)
             XCTAssertEqual(server.requests.last?.header("Cookie"), "a=1; b=2", name)
+            // A compressed answer's length is not the head's: the client hands on the decoded bytes.
+            let gzip = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/gzip")
+            let (encoded, decoded) = try await transport.send(gzip, body: nil, baseURL: server.baseURL, operationID: "gzip")
+            XCTAssertEqual(encoded.headerFields[.contentEncoding], "gzip", name)
+            XCTAssertEqual(decoded?.length, .unknown, name)
+            let book = try JSONDecoder().decode(Book.self, from: try await Data(collecting: try XCTUnwrap(decoded), upTo: 1 << 20))
+            XCTAssertEqual(book.title, "Dune", name)
             try await endpointKit.shutdown()
             await server.shutdown()
         }

@@ -22,21 +22,21 @@ struct OverloadTransport: Transport {
             let host = hedging == nil ? "" : OverloadGuard.host(of: outgoing.request.url)
             guard let hedging, file == nil, Self.isHedgeable(outgoing), let delay = hedgeDelay(hedging, host: host) else {
                 let received = try await transport.send(outgoing, into: file, timeout: timeout, bodyLimit: bodyLimit, progress: progress)
-                return (received, received.response.statusCode)
+                return (received, received.head.statusCode)
             }
             let start = CallContext.now
             let received = try await hedged(after: delay, host: host) {
                 try await transport.send(outgoing, into: nil, timeout: timeout, bodyLimit: bodyLimit, progress: progress)
             }
             if case .percentile = hedging.delay { overload.latencies.add(CallContext.seconds(since: start), host: host) }
-            return (received, received.response.statusCode)
+            return (received, received.head.statusCode)
         }
     }
 
     func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
         try await overload.guarding(outgoing.request.url) {
             let stream = try await transport.stream(outgoing, timeout: timeout)
-            return (stream, stream.response.statusCode)
+            return (stream, stream.head.statusCode)
         }
     }
 

@@ -12,13 +12,15 @@ extension Pipeline {
     /// last request sent.
     func followingRedirects<Answer>(
         _ outgoing: Outgoing, record: inout AttemptRecord, events: inout CallEvents,
-        hop: (Outgoing) async throws -> (HTTPURLResponse, Answer)
+        hop: (Outgoing) async throws -> (ResponseHead, Answer)
     ) async throws -> Answer {
         var outgoing = outgoing
         for _ in 0...Redirect.limit {
-            let (response, answer) = try await hop(outgoing)
-            guard let next = try Redirect.replay(after: response, of: outgoing) else { return answer }
-            events.redirected(response, to: next.request)
+            let (head, answer) = try await hop(outgoing)
+            guard Redirect.isRedirect(head.statusCode), let next = try Redirect.replay(after: head.response, of: outgoing) else {
+                return answer
+            }
+            events.redirected(head.response, to: next.request)
             record.request = next.request
             outgoing = next
         }

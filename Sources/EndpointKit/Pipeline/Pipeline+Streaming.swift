@@ -11,7 +11,10 @@ import Foundation
     /// first 64 KiB, for the error; one it accepts streams its body whole. The call's
     /// events end when the head is validated or the call fails.
     public func stream<T: Endpoint>(_ endpoint: T) async throws -> ResponseStream {
-        try await stream(T.self, settings: endpoint, build: { (try Self.outgoing(streaming: endpoint), nil) }) {
+        try await stream(
+            T.self, settings: endpoint, build: { (try Self.outgoing(streaming: endpoint), nil) },
+            accepting: endpoint as? any StatusAccepting
+        ) {
             try endpoint.validate($0, response: $1, data: $2)
         }
     }
@@ -27,32 +30,36 @@ import Foundation
                 outgoing.cachePolicy = endpoint.cachePolicy
                 return (outgoing, form)
             },
+            accepting: endpoint as? any StatusAccepting,
             validate: { try endpoint.validate($0, response: $1, data: $2) })
     }
 
+    /// A stream's steps; a head whose status `accepting` takes is not validated (nor built
+    /// into an `HTTPURLResponse`, see ``ResponseHead``).
     private func stream(
         _ endpointType: any Any.Type, settings: any EndpointSettings, build: () throws -> (Outgoing, MultipartFormData?),
-        validate: (URLRequest?, HTTPURLResponse, Data?) throws -> Void
+        accepting: (any StatusAccepting)?, validate: (URLRequest?, HTTPURLResponse, Data?) throws -> Void
     ) async throws -> ResponseStream {
         try await run(endpointType, settings: settings, build: build) { outgoing, record, events in
             var stream = try await followingRedirects(outgoing, record: &record, events: &events) { [transport] hop in
                 let stream = try await transport.stream(hop, timeout: hop.timeout)
-                return (stream.response, stream)
+                return (stream.head, stream)
             }
-            record.received = ReceivedResponse(response: stream.response, body: Data(), fileURL: nil)
+            record.received = ReceivedResponse(head: stream.head, body: Data(), fileURL: nil)
             record.received?.cacheOutcome = stream.cacheOutcome
+            if accepting?.accepts(statusCode: stream.head.statusCode) == true { return stream }
             do {
                 // An endpoint that takes the status as it is (an OpenAPI operation with documented
                 // error answers, say) gets its body streamed whole.
                 try validate(outgoing.request, stream.response, nil)
-            } catch where !(200..<300).contains(stream.response.statusCode) {
+            } catch where !(200..<300).contains(stream.head.statusCode) {
                 // Otherwise the error carries the body's first bytes.
                 var body = Data()
                 for try await chunk in stream where body.count < HTTPFailure.bodyLimit { body.append(chunk) }
-                record.received = ReceivedResponse(response: stream.response, body: body, fileURL: nil)
+                record.received = ReceivedResponse(head: stream.head, body: body, fileURL: nil)
                 record.received?.cacheOutcome = stream.cacheOutcome
                 try validate(outgoing.request, stream.response, body)
-                stream = ResponseStream(response: stream.response, chunks: AsyncThrowingStream { $0.yield(body); $0.finish() })
+                stream = ResponseStream(head: stream.head, chunks: AsyncThrowingStream { $0.yield(body); $0.finish() })
             }
             return stream
         }

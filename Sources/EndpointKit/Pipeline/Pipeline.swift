@@ -67,7 +67,7 @@ import Foundation
                 }
                 let received = try await transport.send(
                     hop, into: file, timeout: hop.timeout, bodyLimit: maximumBodySize, progress: progress)
-                return (received.response, received)
+                return (received.head, received)
             }
             record.received = answer
             let inMemory = answer.fileURL == nil ? answer.body : nil

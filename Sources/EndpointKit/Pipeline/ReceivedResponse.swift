@@ -6,8 +6,8 @@ import Foundation
 
 /// What one transfer produced. SPI for EndpointKit's client packages.
 @_spi(Transport) public struct ReceivedResponse: Sendable {
-    /// The response head.
-    public let response: HTTPURLResponse
+    /// The response head, as the transport received it.
+    public let head: ResponseHead
     /// The body, unless it went to a file.
     public let body: Data
     /// The downloaded file, for a 2xx download.
@@ -17,11 +17,19 @@ import Foundation
     public internal(set) var cacheOutcome: CacheOutcome?
 
     /// Creates a received response.
-    public init(response: HTTPURLResponse, body: Data, fileURL: URL?) {
-        self.response = response
+    public init(head: ResponseHead, body: Data, fileURL: URL?) {
+        self.head = head
         self.body = body
         self.fileURL = fileURL
     }
+
+    /// Creates a received response from a Foundation one.
+    public init(response: HTTPURLResponse, body: Data, fileURL: URL?) {
+        self.init(head: ResponseHead(response), body: body, fileURL: fileURL)
+    }
+
+    /// The response head as a Foundation response.
+    public var response: HTTPURLResponse { head.response }
 }
 
 extension ReceivedResponse {

@@ -16,9 +16,15 @@ enum Redirect {
     /// How many redirects one call follows, as on Darwin.
     static let limit = 20
 
+    /// Whether a response with `statusCode` may redirect (a 3xx other than 304), before its
+    /// head is read for a `Location`.
+    static func isRedirect(_ statusCode: Int) -> Bool {
+        (300...399).contains(statusCode) && statusCode != 304
+    }
+
     /// What to send after `response`, or `nil` when it is the final answer.
     static func replay(after response: HTTPURLResponse, of outgoing: Outgoing) throws -> Outgoing? {
-        guard (300...399).contains(response.statusCode), response.statusCode != 304,
+        guard isRedirect(response.statusCode),
             let location = response.value(forHTTPHeaderField: "Location"),
             let url = URL(string: location, relativeTo: response.url ?? outgoing.request.url)?.absoluteURL
         else { return nil }

@@ -13,8 +13,8 @@ import Foundation
 public struct ResponseStream: AsyncSequence, Sendable {
     public typealias Element = Data
 
-    /// The response head: status and headers, before any body byte.
-    public let response: HTTPURLResponse
+    /// The response head as the transport received it. SPI for EndpointKit's packages.
+    @_spi(Transport) public let head: ResponseHead
     private let chunks: AsyncThrowingStream<Data, any Error>
     private let consumed: @Sendable (Int) -> Void
     /// How the client's cache answered, when the stream went through it (see ``CachingTransport``).
@@ -23,13 +23,25 @@ public struct ResponseStream: AsyncSequence, Sendable {
     /// Creates a stream from a head and its body chunks. `consumed` is told how many bytes the
     /// reader took, for transports that bound what is waiting. SPI for EndpointKit's clients.
     @_spi(Transport) public init(
-        response: HTTPURLResponse, chunks: AsyncThrowingStream<Data, any Error>,
+        head: ResponseHead, chunks: AsyncThrowingStream<Data, any Error>,
         consumed: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
-        self.response = response
+        self.head = head
         self.chunks = chunks
         self.consumed = consumed
     }
+
+    /// Creates a stream from a Foundation response head and its body chunks; see
+    /// ``init(head:chunks:consumed:)``.
+    @_spi(Transport) public init(
+        response: HTTPURLResponse, chunks: AsyncThrowingStream<Data, any Error>,
+        consumed: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
+        self.init(head: ResponseHead(response), chunks: chunks, consumed: consumed)
+    }
+
+    /// The response head: status and headers, before any body byte.
+    public var response: HTTPURLResponse { head.response }
 
     /// The body as lines of text (UTF-8), split on LF, CRLF or CR, without their line ends.
     public var lines: ResponseLines { ResponseLines(self) }
