@@ -53,7 +53,7 @@ struct OperationEndpoint: Endpoint, StatusAccepting {
     /// Every answer goes to the generated code, which knows the documented ones; a status the
     /// client may retry is refused first.
     func validate(_ request: URLRequest?, response: HTTPURLResponse, data: Data?) throws {
-        guard refusedStatuses.contains(response.statusCode) else { return }
+        guard !accepts(statusCode: response.statusCode) else { return }
         throw EndpointKitError.unacceptableStatus(HTTPFailure(request: request, response: response, body: data ?? Data()))
     }
 

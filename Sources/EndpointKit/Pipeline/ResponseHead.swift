@@ -16,15 +16,16 @@ import Foundation
 
     private enum Source: Sendable {
         case response(HTTPURLResponse)
-        case fields(Locked<Received>)
+        case fields(Received)
     }
 
-    /// What a transport received, and the response built from it once asked for.
-    private struct Received {
+    /// What a transport received, and the response built from it once asked for (the only
+    /// part behind the lock).
+    private struct Received: Sendable {
         let url: URL
         let version: String
         let fields: [(name: String, value: String)]
-        var response: HTTPURLResponse?
+        let built: Locked<HTTPURLResponse?>
     }
 
     /// The head of a Foundation response.
@@ -37,7 +38,7 @@ import Foundation
     /// header fields in the order they came, a repeated field once for each time.
     public init(url: URL, statusCode: Int, version: String, fields: [(name: String, value: String)]) {
         self.statusCode = statusCode
-        source = .fields(Locked(Received(url: url, version: version, fields: fields)))
+        source = .fields(Received(url: url, version: version, fields: fields, built: Locked(nil)))
     }
 
     /// The head as a Foundation response, built once, when first asked for.
@@ -46,11 +47,11 @@ import Foundation
         case .response(let response):
             return response
         case .fields(let received):
-            return received.withLock { received in
-                if let response = received.response { return response }
+            return received.built.withLock { built in
+                if let response = built { return response }
                 let response = Self.response(
                     url: received.url, statusCode: statusCode, version: received.version, fields: received.fields)
-                received.response = response
+                built = response
                 return response
             }
         }
@@ -67,7 +68,7 @@ import Foundation
                 body(name, value as? String ?? "\(value)")
             }
         case .fields(let received):
-            for (name, value) in received.withLock({ $0.fields }) { body(name, value) }
+            for (name, value) in received.fields { body(name, value) }
         }
     }
 
