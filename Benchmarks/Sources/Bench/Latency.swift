@@ -142,7 +142,7 @@ enum Latency {
         try await httpClient.shutdown()
     }
 
-    static func hammer(client name: String, baseURL: URL, seconds: Double, concurrency: Int) async throws {
+    static func hammer(client name: String, baseURL: URL, seconds: Double, concurrency: Int, serverInProcess: Bool) async throws {
         var configuration = HTTPClient.Configuration()
         // BENCH_CONNECTIONS: AsyncHTTPClient's connections per host (64 by default here).
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
@@ -159,7 +159,8 @@ enum Latency {
         let cell = try await measure(contender, path: profiledPath, concurrency: concurrency, seconds: seconds)
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         let cpu1 = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-        print(String(format: "%@: %.0f req/s, %.1f µs CPU per request (server included)", contender.name, cell.requestsPerSecond, (cpu1 - cpu0) / (cell.requestsPerSecond * seconds) * 1e6))
+        print(String(format: "%@: %.0f req/s, %.1f µs CPU per request (%@)", contender.name, cell.requestsPerSecond, (cpu1 - cpu0) / (cell.requestsPerSecond * seconds) * 1e6,
+            serverInProcess ? "server included" : "this process"))
         try await httpClient.shutdown()
     }
 

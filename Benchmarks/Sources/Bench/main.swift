@@ -50,7 +50,7 @@ if let outside, positional.count == 4, positional[1] == "loop", let count = Int(
     exit(0)
 }
 if let outside, positional.count == 5, positional[1] == "hammer", let seconds = Double(positional[3]), let concurrency = Int(positional[4]) {
-    try await Latency.hammer(client: positional[2], baseURL: outside, seconds: seconds, concurrency: concurrency)
+    try await Latency.hammer(client: positional[2], baseURL: outside, seconds: seconds, concurrency: concurrency, serverInProcess: false)
     exit(0)
 }
 if let outside, positional.count >= 3, positional[1] == "burst", let count = Int(positional[2]) {
@@ -68,7 +68,7 @@ if arguments.count == 4, arguments[1] == "loop", let count = Int(arguments[3]) {
     exit(0)
 }
 if arguments.count == 5, arguments[1] == "hammer", let seconds = Double(arguments[3]), let concurrency = Int(arguments[4]) {
-    try await Latency.hammer(client: arguments[2], baseURL: server.baseURL, seconds: seconds, concurrency: concurrency)
+    try await Latency.hammer(client: arguments[2], baseURL: server.baseURL, seconds: seconds, concurrency: concurrency, serverInProcess: true)
     exit(0)
 }
 if arguments.count >= 2, arguments[1] == "latency" {
