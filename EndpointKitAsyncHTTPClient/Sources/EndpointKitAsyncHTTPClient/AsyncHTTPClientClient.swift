@@ -220,12 +220,12 @@ public final class AsyncHTTPClientClient: Client {
     public func request<T: Endpoint>(
         _ endpoint: T, completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        CompletionBridge.start(on: completionQueue, completionHandler) { [pipeline] in try await pipeline.perform(Call(endpoint)) }
+        CompletionBridge.start(on: completionQueue, completionHandler) { [pipeline] in try await pipeline.perform(RequestCall(endpoint)) }
     }
 
     /// Runs `endpoint` and returns its content; cancelling the task cancels the request.
     public func request<T: Endpoint>(_ endpoint: T) async throws -> T.Content {
-        try await pipeline.perform(Call(endpoint))
+        try await pipeline.perform(RequestCall(endpoint))
     }
 
     /// Sends `endpoint`'s body and calls `completionHandler` once, on ``completionQueue``.
@@ -233,14 +233,14 @@ public final class AsyncHTTPClientClient: Client {
     public func upload<T: UploadEndpoint>(
         _ endpoint: T, completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        CompletionBridge.start(on: completionQueue, counting: .upload, completionHandler) { [pipeline] in try await pipeline.perform(Call(upload: endpoint)) }
+        CompletionBridge.start(on: completionQueue, counting: .upload, completionHandler) { [pipeline] in try await pipeline.perform(UploadCall(endpoint)) }
     }
 
     /// Sends `endpoint`'s body and returns its content, reporting bytes as they move.
     public func upload<T: UploadEndpoint>(
         _ endpoint: T, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> T.Content {
-        try await pipeline.perform(Call(upload: endpoint), progress: progress)
+        try await pipeline.perform(UploadCall(endpoint), progress: progress)
     }
 
     /// Downloads `endpoint`'s body to a file and calls `completionHandler` once.
@@ -248,14 +248,14 @@ public final class AsyncHTTPClientClient: Client {
     public func download<T: DownloadEndpoint>(
         _ endpoint: T, completionHandler: @escaping @Sendable (Result<T.Content, any Error>) -> Void
     ) -> Progress {
-        CompletionBridge.start(on: completionQueue, completionHandler) { [pipeline] in try await pipeline.perform(Call(download: endpoint)) }
+        CompletionBridge.start(on: completionQueue, completionHandler) { [pipeline] in try await pipeline.perform(DownloadCall(endpoint)) }
     }
 
     /// Downloads `endpoint`'s body to a file (memory stays flat) and returns its content.
     public func download<T: DownloadEndpoint>(
         _ endpoint: T, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> T.Content {
-        try await pipeline.perform(Call(download: endpoint), progress: progress)
+        try await pipeline.perform(DownloadCall(endpoint), progress: progress)
     }
 
     /// Sends `endpoint` and returns once the head has arrived and been validated; the body

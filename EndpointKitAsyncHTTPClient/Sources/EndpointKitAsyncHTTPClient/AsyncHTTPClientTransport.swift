@@ -38,6 +38,7 @@ struct AsyncHTTPClientTransport: Transport {
             calls.leave()
         }
         do {
+            guard let timeout else { return try await exchange(outgoing, produced, file: file, bodyLimit: bodyLimit, progress: progress) }
             return try await AttemptTimeout.run(timeout, url: outgoing.request.url) {
                 try await exchange(outgoing, produced, file: file, bodyLimit: bodyLimit, progress: progress)
             }
@@ -62,9 +63,12 @@ struct AsyncHTTPClientTransport: Transport {
             }
         }
         do {
-            let (response, source) = try await AttemptTimeout.run(timeout, url: url) {
-                try await streamHead(outgoing, produced, url: url)
-            }
+            let (response, source) =
+                if let timeout {
+                    try await AttemptTimeout.run(timeout, url: url) { try await streamHead(outgoing, produced, url: url) }
+                } else {
+                    try await streamHead(outgoing, produced, url: url)
+                }
             // No Foundation response yet: a call that needs only the status and the fields
             // never builds one (see `ResponseHead`).
             let head = Self.head(status: response.status, version: response.version, headers: response.headers, url: url)

@@ -5,12 +5,12 @@ import Foundation
 /// ``EndpointKitError/timedOut(url:limit:)``. SPI for EndpointKit's client packages.
 @_spi(Transport) public enum AttemptTimeout {
     /// Runs `work`, failing with ``EndpointKitError/timedOut(url:limit:)`` after `limit`
-    /// seconds; without a limit, runs it as it is.
+    /// seconds. Without a limit, call the work directly: making an escaping closure of it
+    /// costs an allocation.
     public static func run<T: Sendable>(
-        _ limit: TimeInterval?, url: URL?, _ work: @escaping @Sendable () async throws -> T
+        _ limit: TimeInterval, url: URL?, _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        guard let limit else { return try await work() }
-        return try await withThrowingTaskGroup(of: T?.self) { group in
+        try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await work() }
             group.addTask {
                 try await Task.sleep(nanoseconds: UInt64(limit * 1_000_000_000))

@@ -5,21 +5,33 @@ import Foundation
 #endif
 
 /// What one call sends and how its response becomes content: the part that differs between
-/// plain, upload and download endpoints. SPI for EndpointKit's client packages.
-@_spi(Transport) public struct Call<Content: Sendable>: Sendable {
-    /// Where a response body goes.
-    public enum Sink: Sendable {
-        /// Into memory, for `content(from:with:)`.
-        case memory
-        /// Into a file: `resumableURL`, or a temporary file when `nil`.
-        case file(resumableURL: URL?)
-    }
+/// plain, upload and download endpoints (``RequestCall``, ``UploadCall``, ``DownloadCall``).
+/// The pipeline is generic over it, so a call allocates nothing to hold its endpoint. SPI for
+/// EndpointKit's client packages.
+@_spi(Transport) public protocol Call: Sendable {
+    /// What the call returns.
+    associatedtype Content: Sendable
+    /// The endpoint's type, whose settings apply.
+    associatedtype Settings: EndpointSettings
 
-    /// The endpoint's type; its name is made only for an error (making it costs time per call).
-    let endpointType: any Any.Type
-    let makeOutgoing: @Sendable () throws -> (Outgoing, MultipartFormData?)
-    let sink: Sink
-    let settings: any EndpointSettings
-    let validate: @Sendable (URLRequest, HTTPURLResponse, Data?) throws -> Void
-    let content: @Sendable (HTTPURLResponse, ReceivedResponse) throws -> Content
+    /// The endpoint.
+    var endpoint: Settings { get }
+
+    /// The request (and a multipart form to write to a file as its body, if any).
+    func makeOutgoing() throws -> (Outgoing, MultipartFormData?)
+
+    /// Where the body of an answer to `request` goes: a file for a download (whose range it
+    /// may ask for in `request`), else `nil` for memory.
+    func downloadFile(for request: inout URLRequest) -> DownloadFile?
+
+    /// Throws when the endpoint refuses the answer.
+    func validate(_ request: URLRequest, _ response: HTTPURLResponse, _ data: Data?) throws
+
+    /// The content the endpoint makes of `received`.
+    func content(_ response: HTTPURLResponse, _ received: ReceivedResponse) throws -> Content
+}
+
+@_spi(Transport) extension Call {
+    /// A body in memory.
+    public func downloadFile(for request: inout URLRequest) -> DownloadFile? { nil }
 }

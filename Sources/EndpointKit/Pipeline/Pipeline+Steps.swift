@@ -28,10 +28,10 @@ extension Pipeline {
     }
 
     /// What `call` sends first, with its endpoint's cache policy and hedging.
-    func build<Content>(_ call: Call<Content>) throws -> (Outgoing, MultipartFormData?) {
+    func build(_ call: some Call) throws -> (Outgoing, MultipartFormData?) {
         var (outgoing, form) = try call.makeOutgoing()
-        outgoing.cachePolicy = call.settings.cachePolicy
-        outgoing.hedging = call.settings.hedging
+        outgoing.cachePolicy = call.endpoint.cachePolicy
+        outgoing.hedging = call.endpoint.hedging
         return (outgoing, form)
     }
 

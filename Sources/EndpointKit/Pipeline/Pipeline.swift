@@ -37,9 +37,9 @@ import Foundation
 
     /// Runs one call of a request, upload or download endpoint to its end: each attempt sends
     /// (following redirects), validates and decodes.
-    public func perform<Content>(
-        _ call: Call<Content>, progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) async throws -> Content {
+    public func perform<C: Call>(
+        _ call: C, progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> C.Content {
         // A completion handler waiting for this call counts its bytes; calls made inside it
         // (a credential refresh, say) do not: the first call claims the reporter.
         if let waiting = CompletionBridge.reporter?.claim() {
@@ -54,17 +54,14 @@ import Foundation
     }
 
     /// Runs `call`, reporting its bytes to `progress`.
-    private func perform<Content>(
-        _ call: Call<Content>, counting progress: (@Sendable (TransferProgress) -> Void)?
-    ) async throws -> Content {
+    private func perform<C: Call>(
+        _ call: C, counting progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> C.Content {
         let progress = progress.map(Self.monotonic)
-        return try await run(call.endpointType, settings: call.settings, build: { try build(call) }) { outgoing, record, events in
+        return try await run(C.Settings.self, settings: call.endpoint, build: { try build(call) }) { outgoing, record, events in
             let answer = try await followingRedirects(outgoing, record: &record, events: &events) { [transport, maximumBodySize] hop in
                 var hop = hop
-                var file: DownloadFile?
-                if case .file(let resumableURL) = call.sink {
-                    file = DownloadFile(resumableURL: resumableURL, request: &hop.request)
-                }
+                let file = call.downloadFile(for: &hop.request)
                 let received = try await transport.send(
                     hop, into: file, timeout: hop.timeout, bodyLimit: maximumBodySize, progress: progress)
                 return (received.head, received)
@@ -72,7 +69,7 @@ import Foundation
             record.received = answer
             let inMemory = answer.fileURL == nil ? answer.body : nil
             try call.validate(outgoing.request, answer.response, inMemory)
-            return try Self.decode(Content.self, url: outgoing.request.url, answer) {
+            return try Self.decode(C.Content.self, url: outgoing.request.url, answer) {
                 try call.content(answer.response, answer)
             }
         }

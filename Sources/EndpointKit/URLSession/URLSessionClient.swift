@@ -203,7 +203,7 @@ open class URLSessionClient: Client, @unchecked Sendable {
     /// Runs `endpoint` and returns its content. Cancelling the calling `Task` cancels the
     /// request (the connection is closed) and throws `CancellationError`.
     open func request<T: Endpoint>(_ endpoint: T) async throws -> T.Content {
-        try await pipeline.perform(Call(endpoint))
+        try await pipeline.perform(RequestCall(endpoint))
     }
 
     /// Sends `endpoint`'s body and calls `completionHandler` once, on ``completionQueue``. The
@@ -220,7 +220,7 @@ open class URLSessionClient: Client, @unchecked Sendable {
     open func upload<T: UploadEndpoint>(
         _ endpoint: T, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> T.Content {
-        try await pipeline.perform(Call(upload: endpoint), progress: progress)
+        try await pipeline.perform(UploadCall(endpoint), progress: progress)
     }
 
     /// Downloads `endpoint`'s body to a file and calls `completionHandler` once, on
@@ -239,7 +239,7 @@ open class URLSessionClient: Client, @unchecked Sendable {
     open func download<T: DownloadEndpoint>(
         _ endpoint: T, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> T.Content {
-        try await pipeline.perform(Call(download: endpoint), progress: progress)
+        try await pipeline.perform(DownloadCall(endpoint), progress: progress)
     }
 
     /// Sends `endpoint` and returns once the head has arrived and been validated; the body

@@ -26,7 +26,8 @@ struct URLSessionTransport: Transport {
     /// Runs `handler`'s task until it completes (or, streaming, until the head arrives), within
     /// `timeout`: past it the task is cancelled and the attempt times out.
     private func run(_ handler: TransferHandler, _ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ReceivedResponse {
-        try await AttemptTimeout.run(timeout, url: outgoing.request.url) { [self] in try await run(handler, outgoing) }
+        guard let timeout else { return try await run(handler, outgoing) }
+        return try await AttemptTimeout.run(timeout, url: outgoing.request.url) { [self] in try await run(handler, outgoing) }
     }
 
     /// Runs `handler`'s task until it completes (or, streaming, until the head arrives).

@@ -1,0 +1,54 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A call of a download endpoint: a 2xx body goes to a file. SPI for EndpointKit's client
+/// packages.
+@_spi(Transport) public struct DownloadCall<T: DownloadEndpoint>: Call {
+    /// The endpoint.
+    public let endpoint: T
+    private let resumableURL: URL?
+
+    /// A call of `endpoint`.
+    public init(_ endpoint: T) {
+        self.endpoint = endpoint
+        resumableURL = endpoint.resumableFileURL
+    }
+
+    /// The endpoint's request.
+    public func makeOutgoing() throws -> (Outgoing, MultipartFormData?) {
+        (Outgoing(request: try endpoint.makeRequest()), nil)
+    }
+
+    /// The endpoint's file, or a temporary one; a range request resumes the former.
+    public func downloadFile(for request: inout URLRequest) -> DownloadFile? {
+        DownloadFile(resumableURL: resumableURL, request: &request)
+    }
+
+    /// The endpoint's validation.
+    public func validate(_ request: URLRequest, _ response: HTTPURLResponse, _ data: Data?) throws {
+        try endpoint.validate(request, response: response, data: data)
+    }
+
+    /// The endpoint's content of the file the body went to (written there now if it was kept
+    /// in memory: a non-2xx answer the endpoint accepted).
+    public func content(_ response: HTTPURLResponse, _ received: ReceivedResponse) throws -> T.Content {
+        let fileURL = try received.fileURL ?? Self.file(holding: received.body, at: resumableURL)
+        do {
+            return try endpoint.content(from: response, fileURL: fileURL)
+        } catch {
+            if resumableURL == nil { try? FileManager.default.removeItem(at: fileURL) }
+            throw error
+        }
+    }
+
+    /// A file for a body that was kept in memory.
+    private static func file(holding body: Data, at url: URL?) throws -> URL {
+        let url = url ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("EndpointKit-\(UUID().uuidString).download")
+        try body.write(to: url)
+        return url
+    }
+}
