@@ -43,6 +43,33 @@ final class RetryPolicyTests: ServerTestCase {
         XCTAssertEqual(calls[2].response?.statusCode, 200)
     }
 
+    /// Records the URL of each request it adapts.
+    struct URLRecorder: RequestAdapter {
+        let seen = Guarded<[String]>([])
+        func adapt(_ request: URLRequest) async throws -> URLRequest {
+            seen.withLock { $0.append(request.url?.absoluteString ?? "none") }
+            return request
+        }
+    }
+
+    func testEveryAttemptRunsEveryAdapterOnTheRequestAsBuilt() async throws {
+        // The client's base URL is joined once a call; adapters before the base adapter still
+        // see the relative URL, and those after it the full one, on every attempt.
+        let base = BaseRequestAdapter(baseURL: server.baseURL)
+        for (key, baseFirst) in [("full", true), ("relative", false)] {
+            let recorder = URLRecorder()
+            let adapters: [any RequestAdapter] = baseFirst ? [base, recorder] : [recorder, base]
+            let client = URLSessionClient(requestAdapter: RequestAdapterChain(adapters), retryPolicy: .fast)
+            defer { client.invalidate() }
+            let path = "flaky?key=\(key)&fail=2"
+            let result = try await client.request(AttemptEndpoint(path: path))
+            XCTAssertEqual(result.attempt, 3)
+            let expected = baseFirst ? server.baseURL.absoluteString + "/" + path : path
+            XCTAssertEqual(recorder.seen.withLock { $0 }, Array(repeating: expected, count: 3), key)
+            XCTAssertEqual(faults.count(key), 3)
+        }
+    }
+
     func testGivesUpAfterMaximumAttemptsWithTheLastError() async throws {
         let client = makeClient()
         defer { client.invalidate() }

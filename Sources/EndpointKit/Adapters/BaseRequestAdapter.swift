@@ -35,13 +35,19 @@ public struct BaseRequestAdapter: RequestAdapter {
     /// Resolves the URL and adds the default headers.
     public func adapt(_ request: URLRequest) throws -> URLRequest {
         var request = request
+        try apply(to: &request)
+        return request
+    }
+
+    /// Resolves the URL and adds the default headers in place: a request no one else holds
+    /// is changed without a copy. A request this leaves alone is not copied either.
+    func apply(to request: inout URLRequest) throws {
         if let url = request.url, url.scheme == nil {
             request.url = try resolve(url)
         }
         for (name, value) in headers where request.value(forHTTPHeaderField: name) == nil {
             request.setValue(value, forHTTPHeaderField: name)
         }
-        return request
     }
 
     private func resolve(_ relative: URL) throws -> URL {

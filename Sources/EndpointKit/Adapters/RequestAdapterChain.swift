@@ -33,6 +33,12 @@ public struct RequestAdapterChain: RequestAdapter {
         return (adapter as? any RequestRetrier).map { [$0] } ?? []
     }
 
+    /// The ``BaseRequestAdapter`` that runs before any other adapter in `adapter`, if one does.
+    static func leadingBase(in adapter: any RequestAdapter) -> BaseRequestAdapter? {
+        if let base = adapter as? BaseRequestAdapter { return base }
+        return (adapter as? RequestAdapterChain)?.adapters.first.flatMap(leadingBase(in:))
+    }
+
     /// Runs one adapter, naming it in any error it throws. Cancellation passes through.
     static func run(_ adapter: any RequestAdapter, on request: URLRequest) async throws -> URLRequest {
         do {

@@ -25,8 +25,8 @@ struct CallEvents {
         self.call = call
     }
 
-    /// The call is about to send `request` (built, not yet adapted): the request its events
-    /// name if it fails before sending.
+    /// The call is about to send `request` (built, its URL resolved against the client's base
+    /// URL, not yet adapted): the request its events name if it fails before sending.
     mutating func preparing(_ request: URLRequest) {
         if monitor != nil { self.request = request }
     }

@@ -8,6 +8,9 @@ import Foundation
 /// send (following redirects), validate; decode; observe. SPI for EndpointKit's client packages.
 @_spi(Transport) public struct Pipeline: Sendable {
     let requestAdapter: any RequestAdapter
+    /// The adapter's leading ``BaseRequestAdapter``, applied once to the request a call
+    /// builds: each attempt's adapters then find its URL resolved and need not copy it.
+    let baseAdapter: BaseRequestAdapter?
     /// Told every call's events: the response observer and the client's monitors, or `nil`.
     let monitor: (any CallMonitor)?
     let retryPolicy: RetryPolicy
@@ -26,6 +29,7 @@ import Foundation
         overload: OverloadPolicy = .default, transport: any Transport
     ) {
         self.requestAdapter = requestAdapter
+        self.baseAdapter = RequestAdapterChain.leadingBase(in: requestAdapter)
         self.monitor = CallMonitorGroup.combining(responseObserver, monitors)
         self.retryPolicy = retryPolicy
         self.timeout = timeout
@@ -100,7 +104,7 @@ import Foundation
             let outcome: Result? = try await CallContext.$current.withValue(context) {
                 do {
                     var outgoing = try Self.attemptBase(
-                        &base, endpointType, timeout: timeout, deadline: deadline, context: context, events: &events,
+                        &base, endpointType, resolvingWith: baseAdapter, timeout: timeout, deadline: deadline, context: context, events: &events,
                         build: build, temporaryFile: &temporaryFile)
                     record.request = outgoing.request
                     try Task.checkCancellation()
@@ -146,7 +150,8 @@ import Foundation
     /// values take no room in every call's async frame.
     @inline(never)
     private static func attemptBase(
-        _ base: inout Outgoing?, _ endpointType: any Any.Type, timeout: TimeInterval?, deadline: CallDeadline?,
+        _ base: inout Outgoing?, _ endpointType: any Any.Type, resolvingWith baseAdapter: BaseRequestAdapter?,
+        timeout: TimeInterval?, deadline: CallDeadline?,
         context: CallContext, events: inout CallEvents, build: () throws -> (Outgoing, MultipartFormData?),
         temporaryFile: inout URL?
     ) throws -> Outgoing {
@@ -158,6 +163,9 @@ import Foundation
                 throw EndpointKitError.invalidRequest(endpoint: String(describing: endpointType), underlying: error)
             }
             built.timeout = timeout
+            // Failing here changes nothing: the adapter fails the same way on each attempt,
+            // naming itself.
+            try? baseAdapter?.apply(to: &built.request)
             events.preparing(built.request)
             if let form { temporaryFile = try write(form, into: &built) }
             base = built
