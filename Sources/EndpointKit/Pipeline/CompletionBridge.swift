@@ -13,18 +13,46 @@ import Foundation
     /// Where the pipeline reports the bytes of the call a completion handler waits for.
     @TaskLocal public static var reporter: Reporter?
 
-    /// The `Progress` updater of one completion-handler call, handed to the first call that
+    /// What moves the `Progress` of one completion-handler call, handed to the first call that
     /// claims it.
     public final class Reporter: Sendable {
-        private let update: Locked<(@Sendable (TransferProgress) -> Void)?>
+        private let progress: Progress
+        /// The only bytes counted: those going this way.
+        private let direction: TransferProgress.Direction
+        /// Whether a call has claimed it, and the count the `Progress` last showed.
+        private let state = Locked((claimed: false, reported: Int64(-1)))
 
-        init(_ update: @escaping @Sendable (TransferProgress) -> Void) {
-            self.update = Locked(update)
+        init(_ progress: Progress, counting direction: TransferProgress.Direction) {
+            self.progress = progress
+            self.direction = direction
         }
 
         /// The updater, the first time; `nil` after.
         public func claim() -> (@Sendable (TransferProgress) -> Void)? {
-            update.take()
+            let first = state.withLock { state in
+                defer { state.claimed = true }
+                return !state.claimed
+            }
+            guard first else { return nil }
+            return { @Sendable [self] update in report(update) }
+        }
+
+        private func report(_ update: TransferProgress) {
+            guard update.direction == direction else { return }
+            // Foundation's Progress is costly to update: move it in steps of about 1 %.
+            let step = max(64 * 1024, (update.totalBytes ?? 0) / 100)
+            let due = state.withLock { state in
+                guard update.completedBytes - state.reported >= step || update.completedBytes == update.totalBytes else {
+                    return false
+                }
+                state.reported = update.completedBytes
+                return true
+            }
+            guard due else { return }
+            // Foundation's Progress traps if the total drops below the count done.
+            let total = update.totalBytes.map { max($0, update.completedBytes) } ?? -1
+            if total != progress.totalUnitCount { progress.totalUnitCount = total }
+            progress.completedUnitCount = update.completedBytes
         }
     }
 
@@ -37,28 +65,11 @@ import Foundation
         _ work: @escaping @Sendable () async throws -> Content
     ) -> Progress {
         let progress = Progress(totalUnitCount: -1)
-        let reported = Locked<Int64>(-1)
+        let reporter = Reporter(progress, counting: direction)
         let task = startTask {
             let result: Result<Content, any Error>
             do {
-                result = .success(
-                    try await $reporter.withValue(Reporter { update in
-                        guard update.direction == direction else { return }
-                        // Foundation's Progress is costly to update: move it in steps of about 1 %.
-                        let step = max(64 * 1024, (update.totalBytes ?? 0) / 100)
-                        let due = reported.withLock { last in
-                            guard update.completedBytes - last >= step || update.completedBytes == update.totalBytes else {
-                                return false
-                            }
-                            last = update.completedBytes
-                            return true
-                        }
-                        guard due else { return }
-                        // Foundation's Progress traps if the total drops below the count done.
-                        let total = update.totalBytes.map { max($0, update.completedBytes) } ?? -1
-                        if total != progress.totalUnitCount { progress.totalUnitCount = total }
-                        progress.completedUnitCount = update.completedBytes
-                    }, operation: work))
+                result = .success(try await Self.$reporter.withValue(reporter, operation: work))
             } catch {
                 result = .failure(error)
             }

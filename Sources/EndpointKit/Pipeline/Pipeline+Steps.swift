@@ -95,13 +95,14 @@ extension Pipeline {
     /// or a retry sends the body again. Each report can cancel the call: after the handler
     /// called ``TransferProgress/cancel()``, the transport is told to stop by a throw.
     static func monotonic(_ handler: @escaping @Sendable (TransferProgress) -> Void) -> ProgressSink {
-        let last = Locked<[TransferProgress.Direction: Int64]>([:])
+        let last = Locked((upload: Int64(-1), download: Int64(-1)))
         let cancellation = ProgressCancellation()
         return { update in
             guard !cancellation.isRequested else { throw CancellationError() }
             let forward = last.withLock { last in
-                guard update.completedBytes >= last[update.direction, default: -1] else { return false }
-                last[update.direction] = update.completedBytes
+                let before = update.direction == .upload ? last.upload : last.download
+                guard update.completedBytes >= before else { return false }
+                if update.direction == .upload { last.upload = update.completedBytes } else { last.download = update.completedBytes }
                 return true
             }
             if forward { handler(update.cancelling(with: cancellation)) }

@@ -1,6 +1,7 @@
 /// A progress handler's request to cancel its call (``TransferProgress/cancel()``), which the
-/// pipeline checks after each report it passes on.
-package final class ProgressCancellation: Sendable {
+/// pipeline checks after each report it passes on. Copies share one flag: each cancels the same
+/// call.
+package struct ProgressCancellation: Sendable {
     private let requested = Locked(false)
 
     package init() {}
