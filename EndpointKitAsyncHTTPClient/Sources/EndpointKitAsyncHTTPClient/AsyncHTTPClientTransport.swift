@@ -113,7 +113,6 @@ struct AsyncHTTPClientTransport: Transport {
         _ outgoing: Outgoing, _ produced: ProducedBodyReader?, file: DownloadFile?, bodyLimit: Int, progress: ProgressSink?
     ) async throws -> ReceivedResponse {
         guard let url = outgoing.request.url else { throw EndpointKitError.invalidURL("<no URL>") }
-        var incoming: IncomingBody?
         do {
             let response = try await execute(outgoing, produced, url: url, progress: progress)
             let head = ResponseHead.response(
@@ -122,17 +121,37 @@ struct AsyncHTTPClientTransport: Transport {
             let suspect = try undecodedCoding(of: response.headers, url: url)
             let expected = IncomingBody.expectedLength(
                 contentEncoding: response.headers.first(name: "Content-Encoding"), contentLength: response.headers.first(name: "Content-Length"))
-            incoming = try IncomingBody(head: head, expected: expected, file: file, bodyLimit: bodyLimit, url: url)
-            if incoming?.handle == nil, progress == nil {
-                // The common case, in one step: each chunk-by-chunk step costs a thread hop.
-                let buffer = try await response.body.collect(upTo: bodyLimit)
-                file?.failed()
-                let data = Self.data(buffer)
-                try check(data, suspect, url: url)
-                return ReceivedResponse(response: head, body: data, fileURL: nil)
+            let incoming = try IncomingBody(head: head, expected: expected, file: file, bodyLimit: bodyLimit, url: url)
+            guard incoming.handle == nil, progress == nil else {
+                return try await receive(response.body, into: incoming, head: head, suspect: suspect, progress: progress, url: url)
             }
+            // The common case, in one step: each chunk-by-chunk step costs a thread hop.
+            let buffer = try await response.body.collect(upTo: bodyLimit)
+            file?.failed()
+            let data = Self.data(buffer)
+            try check(data, suspect, url: url)
+            return ReceivedResponse(response: head, body: data, fileURL: nil)
+        } catch let error as NIOTooManyBytesError {
+            _ = error
+            throw EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit)
+        } catch {
+            file?.failed()
+            throw await translate(error, url: url)
+        }
+    }
+
+    /// Receives `body` chunk by chunk, into a download's file or counted for progress. Apart
+    /// from ``exchange(_:_:file:bodyLimit:progress:)``, so that its state takes room in a
+    /// call's task only when a body is received this way.
+    @inline(never)
+    private func receive(
+        _ body: HTTPClientResponse.Body, into incoming: IncomingBody, head: HTTPURLResponse, suspect: String?,
+        progress: ProgressSink?, url: URL
+    ) async throws -> ReceivedResponse {
+        var incoming = incoming
+        do {
             var checked = false
-            for try await buffer in response.body {
+            for try await buffer in body {
                 // A cancel (the task's, or the progress handler's) stops the count and the file here.
                 try Task.checkCancellation()
                 let chunk = Self.data(buffer)
@@ -140,31 +159,26 @@ struct AsyncHTTPClientTransport: Transport {
                     checked = true
                     try check(chunk, coding, url: url)
                 }
-                // In place (`incoming?.`): a copy would copy the body at every chunk.
-                if let full = try incoming?.take(chunk), let handle = incoming?.handle { try handle.write(contentsOf: full) }
-                if let report = incoming?.progress { try progress?(report) }
+                if let full = try incoming.take(chunk), let handle = incoming.handle { try handle.write(contentsOf: full) }
+                try progress?(incoming.progress)
             }
-            guard var body = incoming.take() else { throw EndpointKitError.invalidResponse(url: url) }
-            if let handle = body.handle {
-                try handle.write(contentsOf: body.takePending())
+            if let handle = incoming.handle {
+                try handle.write(contentsOf: incoming.takePending())
                 try handle.close()
-                body.file?.completed()
+                incoming.file?.completed()
             } else {
-                body.file?.failed()
+                incoming.file?.failed()
             }
-            try progress?(body.finalProgress)
-            return ReceivedResponse(response: head, body: body.body, fileURL: body.handle == nil ? nil : body.file?.url)
-        } catch let error as NIOTooManyBytesError {
-            _ = error
-            throw EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit)
+            try progress?(incoming.finalProgress)
+            return ReceivedResponse(response: head, body: incoming.body, fileURL: incoming.handle == nil ? nil : incoming.file?.url)
         } catch {
             // Bytes that arrived before the failure are a valid prefix to resume after.
-            if var body = incoming, let handle = body.handle {
-                try? handle.write(contentsOf: body.takePending())
+            if let handle = incoming.handle {
+                try? handle.write(contentsOf: incoming.takePending())
                 try? handle.close()
             }
-            (incoming?.file ?? file)?.failed()
-            throw await translate(error, url: url)
+            incoming.file?.failed()
+            throw error
         }
     }
 

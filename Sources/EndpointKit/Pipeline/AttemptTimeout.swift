@@ -6,7 +6,9 @@ import Foundation
 @_spi(Transport) public enum AttemptTimeout {
     /// Runs `work`, failing with ``EndpointKitError/timedOut(url:limit:)`` after `limit`
     /// seconds. Without a limit, call the work directly: making an escaping closure of it
-    /// costs an allocation.
+    /// costs an allocation. Never inlined: its task group would take room in every caller's
+    /// task, timer or not.
+    @inline(never)
     public static func run<T: Sendable>(
         _ limit: TimeInterval, url: URL?, _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T {

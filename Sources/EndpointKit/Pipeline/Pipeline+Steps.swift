@@ -15,16 +15,31 @@ extension Pipeline {
         hop: (Outgoing) async throws -> (ResponseHead, Answer)
     ) async throws -> Answer {
         var outgoing = outgoing
-        for _ in 0...Redirect.limit {
+        var hops = 0
+        while true {
             let (head, answer) = try await hop(outgoing)
-            guard Redirect.isRedirect(head.statusCode), let next = try Redirect.replay(after: head.response, of: outgoing) else {
-                return answer
-            }
-            events.redirected(head.response, to: next.request)
-            record.request = next.request
+            guard Redirect.isRedirect(head.statusCode),
+                let next = try Self.redirect(after: head, of: outgoing, hops: hops, record: &record, events: &events)
+            else { return answer }
             outgoing = next
+            hops += 1
         }
-        throw EndpointKitError.redirectRefused(url: outgoing.request.url, reason: "more than \(Redirect.limit) redirects")
+    }
+
+    /// What is sent after `head` answered `outgoing`, hop number `hops` of the attempt (`nil`:
+    /// the answer is kept). Apart from ``followingRedirects(_:record:events:hop:)``, so that
+    /// its values take no room in every call's task.
+    @inline(never)
+    private static func redirect(
+        after head: ResponseHead, of outgoing: Outgoing, hops: Int, record: inout AttemptRecord, events: inout CallEvents
+    ) throws -> Outgoing? {
+        guard let next = try Redirect.replay(after: head.response, of: outgoing) else { return nil }
+        events.redirected(head.response, to: next.request)
+        record.request = next.request
+        guard hops < Redirect.limit else {
+            throw EndpointKitError.redirectRefused(url: next.request.url, reason: "more than \(Redirect.limit) redirects")
+        }
+        return next
     }
 
     /// What `call` sends first, with its endpoint's cache policy and hedging.

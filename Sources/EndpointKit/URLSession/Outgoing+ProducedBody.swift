@@ -10,6 +10,13 @@ extension Outgoing {
     /// past it. Returns the file too, for the caller to delete when the call ends.
     func readingProducedBody() async throws -> (Outgoing, temporaryFile: URL?) {
         guard case .produced(let produced) = body else { return (self, nil) }
+        return try await reading(produced)
+    }
+
+    /// This, with `produced` read to its end. Apart, so that its state takes room in a call's
+    /// task only when there is a body to read.
+    @inline(never)
+    private func reading(_ produced: ProducedBody) async throws -> (Outgoing, temporaryFile: URL?) {
         var read = self
         var data = Data()
         var file: (url: URL, handle: FileHandle)?
