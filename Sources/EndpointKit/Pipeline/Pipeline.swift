@@ -111,7 +111,7 @@ import Foundation
                     outgoing.request = try await RequestAdapterChain.run(requestAdapter, on: outgoing.request)
                     events.attemptStarted(context, request: &outgoing.request)
                     record.request = outgoing.request
-                    outgoing = Self.prepared(outgoing)
+                    Self.prepare(&outgoing)
                     do {
                         let result = try await attempt(outgoing, &record, &events)
                         events.attemptFinished(record.received, error: nil, sending: outgoing)
