@@ -73,13 +73,15 @@ import Foundation
     }
 
     /// A Foundation response with these parts; repeated fields are joined with commas, as
-    /// Foundation does.
+    /// Foundation does. Inlinable, so that a transport's own header type is iterated directly.
+    @inlinable
     public static func response(
         url: URL, statusCode: Int, version: String, fields: some Collection<(name: String, value: String)>
     ) -> HTTPURLResponse {
         var joined = [String: String](minimumCapacity: fields.count)
         for (name, value) in fields {
-            joined[name] = joined[name].map { $0 + ", " + value } ?? value
+            // One lookup for a name seen once, the common case.
+            if let first = joined.updateValue(value, forKey: name) { joined[name] = first + ", " + value }
         }
         if let response = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: version, headerFields: joined) {
             return response
