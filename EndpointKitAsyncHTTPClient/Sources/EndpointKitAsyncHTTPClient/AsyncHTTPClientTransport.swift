@@ -123,7 +123,7 @@ struct AsyncHTTPClientTransport: Transport {
                 contentEncoding: response.headers.first(name: "Content-Encoding"), contentLength: response.headers.first(name: "Content-Length"))
             let incoming = try IncomingBody(head: head, expected: expected, file: file, bodyLimit: bodyLimit, url: url)
             guard incoming.handle == nil, progress == nil else {
-                return try await receive(response.body, into: incoming, head: head, suspect: suspect, progress: progress, url: url)
+                return try await receiveChunks(response.body, into: incoming, head: head, suspect: suspect, progress: progress, url: url)
             }
             // The common case, in one step: each chunk-by-chunk step costs a thread hop.
             let buffer = try await response.body.collect(upTo: bodyLimit)
@@ -144,7 +144,7 @@ struct AsyncHTTPClientTransport: Transport {
     /// from ``exchange(_:_:file:bodyLimit:progress:)``, so that its state takes room in a
     /// call's task only when a body is received this way.
     @inline(never)
-    private func receive(
+    private func receiveChunks(
         _ body: HTTPClientResponse.Body, into incoming: IncomingBody, head: HTTPURLResponse, suspect: String?,
         progress: ProgressSink?, url: URL
     ) async throws -> ReceivedResponse {

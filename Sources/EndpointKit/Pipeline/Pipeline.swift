@@ -104,8 +104,8 @@ import Foundation
             let outcome: Result? = try await CallContext.$current.withValue(context) {
                 do {
                     var outgoing = try Self.attemptBase(
-                        &base, endpointType, resolvingWith: baseAdapter, timeout: timeout, deadline: deadline, context: context, events: &events,
-                        build: build, temporaryFile: &temporaryFile)
+                        &base, endpointType, resolvingWith: baseAdapter, timeout: timeout, deadline: deadline, context: context,
+                        events: &events, build: build, temporaryFile: &temporaryFile)
                     record.request = outgoing.request
                     try Task.checkCancellation()
                     outgoing.request = try await RequestAdapterChain.run(requestAdapter, on: outgoing.request)
