@@ -104,6 +104,16 @@ struct AsyncHTTPClientTransport: Transport {
                 return (try await receiver.head(), .receiver(reader))
             }
         }
+        return try await streamHeadSending(outgoing, produced, url: url)
+    }
+
+    /// A streamed response's head through the `async` API, for a request body read from a
+    /// file, a stream or a producer. Apart from ``streamHead(_:_:url:)``, so that its state
+    /// takes room in a call's task only then.
+    @inline(never)
+    private func streamHeadSending(
+        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL
+    ) async throws -> (HTTPResponseHead, BodyReader.Source) {
         let response = try await execute(outgoing, produced, url: url, progress: nil)
         let head = HTTPResponseHead(version: response.version, status: response.status, headers: response.headers)
         return (head, .iterator(SerialIterator(response.body.makeAsyncIterator())))

@@ -54,7 +54,7 @@ public struct EndpointKitTransport: ClientTransport {
         do {
             let stream: ResponseStream
             if let body {
-                stream = try await client.stream(OperationUpload(operation: endpoint, body: Self.produced(body, report: report)))
+                stream = try await upload(endpoint, body, report: report)
             } else {
                 stream = try await client.stream(endpoint)
             }
@@ -63,15 +63,36 @@ public struct EndpointKitTransport: ClientTransport {
                 return (head, HTTPBody(stream, length: length, iterationBehavior: .single))
             }
             return (head, HTTPBody(Self.counting(stream, length: length, report: report), length: length, iterationBehavior: .single))
-        } catch EndpointKitError.unacceptableStatus(let failure) where retriedStatuses.contains(failure.statusCode) {
-            // Retried as far as the client's policy goes: the answer is the generated code's.
-            let head = HTTPResponse(status: failure.statusCode, fields: failure.headers.map { ($0.key, $0.value) })
-            return (head, HTTPBody(failure.body))
+        } catch {
+            return try answer(after: error)
         }
+    }
+
+    /// The answer a refused status gave, once retried as far as the client's policy goes: the
+    /// generated code's to read. Any other error is thrown again. Apart from
+    /// ``send(_:body:baseURL:operationID:)``, so that its values take no room in every call's
+    /// task.
+    @inline(never)
+    private func answer(after error: any Error) throws -> (HTTPResponse, HTTPBody?) {
+        guard case EndpointKitError.unacceptableStatus(let failure) = error, retriedStatuses.contains(failure.statusCode) else {
+            throw error
+        }
+        let head = HTTPResponse(status: failure.statusCode, fields: failure.headers.map { ($0.key, $0.value) })
+        return (head, HTTPBody(failure.body))
     }
 
     /// `body` as EndpointKit sends it: chunk by chunk, each reported to `report` as it is read
     /// for sending; again for each attempt if the body can be iterated again.
+    /// Sends `endpoint` with `body` and streams its answer. Apart from
+    /// ``send(_:body:baseURL:operationID:)``, so that its values take room in a call's task
+    /// only when there is a body.
+    @inline(never)
+    private func upload(
+        _ endpoint: OperationEndpoint, _ body: HTTPBody, report: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> ResponseStream {
+        try await client.stream(OperationUpload(operation: endpoint, body: Self.produced(body, report: report)))
+    }
+
     private static func produced(_ body: HTTPBody, report: (@Sendable (TransferProgress) -> Void)?) -> ProducedBody {
         let total: Int64? = if case .known(let bytes) = body.length { bytes } else { nil }
         return ProducedBody(length: total, canBeSentAgain: body.iterationBehavior == .multiple) {

@@ -41,7 +41,7 @@ import Foundation
         accepting: (any StatusAccepting)?, validate: (URLRequest?, HTTPURLResponse, Data?) throws -> Void
     ) async throws -> ResponseStream {
         try await run(endpointType, settings: settings, build: build) { outgoing, record, events in
-            var stream = try await followingRedirects(outgoing, record: &record, events: &events) { [transport] hop in
+            let stream = try await followingRedirects(outgoing, record: &record, events: &events) { [transport] hop in
                 let stream = try await transport.stream(hop, timeout: hop.timeout)
                 return (stream.head, stream)
             }
@@ -53,16 +53,26 @@ import Foundation
                 // error answers, say) gets its body streamed whole.
                 try validate(outgoing.request, stream.response, nil)
             } catch where !(200..<300).contains(stream.head.statusCode) {
-                // Otherwise the error carries the body's first bytes.
-                var body = Data()
-                for try await chunk in stream where body.count < HTTPFailure.bodyLimit { body.append(chunk) }
-                record.received = ReceivedResponse(head: stream.head, body: body, fileURL: nil)
-                record.received?.cacheOutcome = stream.cacheOutcome
-                try validate(outgoing.request, stream.response, body)
-                stream = ResponseStream(head: stream.head, chunks: AsyncThrowingStream { $0.yield(body); $0.finish() })
+                return try await Self.refused(stream, of: outgoing.request, record: &record, validate: validate)
             }
             return stream
         }
+    }
+
+    /// `stream`, whose non-2xx status `validate` refused, validated again with its body's first
+    /// bytes (for the error). Apart from ``stream(_:settings:build:accepting:validate:)``, so
+    /// that its values take room in a call's task only for such a status.
+    @inline(never)
+    private static func refused(
+        _ stream: ResponseStream, of request: URLRequest, record: inout AttemptRecord,
+        validate: (URLRequest?, HTTPURLResponse, Data?) throws -> Void
+    ) async throws -> ResponseStream {
+        var body = Data()
+        for try await chunk in stream where body.count < HTTPFailure.bodyLimit { body.append(chunk) }
+        record.received = ReceivedResponse(head: stream.head, body: body, fileURL: nil)
+        record.received?.cacheOutcome = stream.cacheOutcome
+        try validate(request, stream.response, body)
+        return ResponseStream(head: stream.head, chunks: AsyncThrowingStream { [body] in $0.yield(body); $0.finish() })
     }
 }
 
