@@ -74,9 +74,12 @@ extension Pipeline {
         return min(outgoing.timeout ?? remaining, remaining)
     }
 
-    /// Removes framing headers the transport sets itself: a manual `Content-Length` next to a
-    /// body makes Foundation on Linux send an invalid request that hangs.
-    static func prepare(_ outgoing: inout Outgoing) {
+    /// `outgoing` sending `request` (as the adapters left it), without the framing headers the
+    /// transport sets itself: a manual `Content-Length` next to a body makes Foundation on
+    /// Linux send an invalid request that hangs.
+    static func prepared(_ outgoing: Outgoing, sending request: URLRequest) -> Outgoing {
+        var outgoing = outgoing
+        outgoing.request = request
         // Foundation's idle timeout takes whole seconds (0 would mean none); keep it past ours.
         if let idle = outgoing.timeout.map({ $0.rounded(.up) + 1 }), outgoing.request.timeoutInterval < idle {
             outgoing.request.timeoutInterval = idle
@@ -86,6 +89,7 @@ extension Pipeline {
         for name in ["Content-Length", "Transfer-Encoding"] where outgoing.request.value(forHTTPHeaderField: name) != nil {
             outgoing.request.setValue(nil, forHTTPHeaderField: name)
         }
+        return outgoing
     }
 
     /// Wraps a `DecodingError` with the type, URL, status and body it failed on.

@@ -103,22 +103,22 @@ import Foundation
             var record = AttemptRecord()
             let outcome: Result? = try await CallContext.$current.withValue(context) {
                 do {
-                    var outgoing = try Self.attemptBase(
+                    let built = try Self.attemptBase(
                         &base, endpointType, resolvingWith: baseAdapter, timeout: timeout, deadline: deadline, context: context,
                         events: &events, build: build, temporaryFile: &temporaryFile)
-                    record.request = outgoing.request
+                    record.request = built.request
                     try Task.checkCancellation()
-                    outgoing.request = try await RequestAdapterChain.run(requestAdapter, on: outgoing.request)
-                    events.attemptStarted(context, request: &outgoing.request)
-                    record.request = outgoing.request
-                    Self.prepare(&outgoing)
+                    var request = try await RequestAdapterChain.run(requestAdapter, on: built.request)
+                    events.attemptStarted(context, request: &request)
+                    record.request = request
+                    let sending = Self.prepared(built, sending: request)
                     do {
-                        let result = try await attempt(outgoing, &record, &events)
-                        events.attemptFinished(record.received, error: nil, sending: outgoing)
+                        let result = try await attempt(sending, &record, &events)
+                        events.attemptFinished(record.received, error: nil, sending: sending)
                         events.callFinished(nil)
                         return .some(result)
                     } catch {
-                        events.attemptFinished(record.received, error: Self.normalized(error), sending: outgoing)
+                        events.attemptFinished(record.received, error: Self.normalized(error), sending: sending)
                         throw error
                     }
                 } catch {
