@@ -182,12 +182,12 @@ struct AsyncHTTPClientTransport: Transport {
             try progress?(incoming.finalProgress)
             return ReceivedResponse(response: head, body: incoming.body, fileURL: incoming.handle == nil ? nil : incoming.file?.url)
         } catch {
-            // Bytes that arrived before the failure are a valid prefix to resume after.
+            // Bytes that arrived before the failure are a valid prefix to resume after; the
+            // caller then marks the download failed.
             if let handle = incoming.handle {
                 try? handle.write(contentsOf: incoming.takePending())
                 try? handle.close()
             }
-            incoming.file?.failed()
             throw error
         }
     }

@@ -81,8 +81,6 @@ public struct EndpointKitTransport: ClientTransport {
         return (head, HTTPBody(failure.body))
     }
 
-    /// `body` as EndpointKit sends it: chunk by chunk, each reported to `report` as it is read
-    /// for sending; again for each attempt if the body can be iterated again.
     /// Sends `endpoint` with `body` and streams its answer. Apart from
     /// ``send(_:body:baseURL:operationID:)``, so that its values take room in a call's task
     /// only when there is a body.
@@ -93,6 +91,8 @@ public struct EndpointKitTransport: ClientTransport {
         try await client.stream(OperationUpload(operation: endpoint, body: Self.produced(body, report: report)))
     }
 
+    /// `body` as EndpointKit sends it: chunk by chunk, each reported to `report` as it is read
+    /// for sending; again for each attempt if the body can be iterated again.
     private static func produced(_ body: HTTPBody, report: (@Sendable (TransferProgress) -> Void)?) -> ProducedBody {
         let total: Int64? = if case .known(let bytes) = body.length { bytes } else { nil }
         return ProducedBody(length: total, canBeSentAgain: body.iterationBehavior == .multiple) {

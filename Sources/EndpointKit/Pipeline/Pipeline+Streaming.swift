@@ -45,8 +45,7 @@ import Foundation
                 let stream = try await transport.stream(hop, timeout: hop.timeout)
                 return (stream.head, stream)
             }
-            record.received = ReceivedResponse(head: stream.head, body: Data(), fileURL: nil)
-            record.received?.cacheOutcome = stream.cacheOutcome
+            record.received = Self.received(stream, body: Data())
             if accepting?.accepts(statusCode: stream.head.statusCode) == true { return stream }
             do {
                 // An endpoint that takes the status as it is (an OpenAPI operation with documented
@@ -69,10 +68,16 @@ import Foundation
     ) async throws -> ResponseStream {
         var body = Data()
         for try await chunk in stream where body.count < HTTPFailure.bodyLimit { body.append(chunk) }
-        record.received = ReceivedResponse(head: stream.head, body: body, fileURL: nil)
-        record.received?.cacheOutcome = stream.cacheOutcome
+        record.received = received(stream, body: body)
         try validate(request, stream.response, body)
         return ResponseStream(head: stream.head, chunks: AsyncThrowingStream { [body] in $0.yield(body); $0.finish() })
+    }
+
+    /// What the attempt received: `stream`'s head with `body`, marked with what the cache did.
+    private static func received(_ stream: ResponseStream, body: Data) -> ReceivedResponse {
+        var received = ReceivedResponse(head: stream.head, body: body, fileURL: nil)
+        received.cacheOutcome = stream.cacheOutcome
+        return received
     }
 }
 
