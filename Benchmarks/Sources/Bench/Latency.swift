@@ -147,6 +147,9 @@ enum Latency {
         // BENCH_CONNECTIONS: AsyncHTTPClient's connections per host (64 by default here).
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
             ProcessInfo.processInfo.environment["BENCH_CONNECTIONS"].flatMap(Int.init) ?? 64
+        // BENCH_TRACING=off: no AsyncHTTPClient request spans, as in the HTTPClient that
+        // AsyncHTTPClientClient makes for itself (by default every row pays for no-op spans).
+        if ProcessInfo.processInfo.environment["BENCH_TRACING"] == "off" { configuration.tracing.tracer = nil }
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let ahcClient = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
         guard let contender = (contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient) + streamed(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)

@@ -8,9 +8,9 @@ import NIOHTTP1
     import FoundationNetworking
 #endif
 
-/// Sending a request: through AsyncHTTPClient's `async` API, or its delegate API for a stream
-/// whose request body is in memory (see ``ResponseReceiver``); once more on a fresh connection
-/// when a pooled one turned out closed.
+/// Sending a request: through AsyncHTTPClient's delegate API when its body is in memory and its
+/// upload is not counted (see ``ResponseReceiver``), else its `async` API; once more on a fresh
+/// connection when a pooled one turned out closed.
 extension AsyncHTTPClientTransport {
     /// Sends the request through AsyncHTTPClient's `async` API and waits for the response head.
     func execute(

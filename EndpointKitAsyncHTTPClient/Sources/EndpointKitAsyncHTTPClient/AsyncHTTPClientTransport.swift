@@ -12,7 +12,9 @@ import NIOHTTP1
 
 /// Sends through an AsyncHTTPClient `HTTPClient`. Redirects are left to EndpointKit's pipeline
 /// (so they behave as with `URLSessionClient`); the body is read as the caller consumes it, so
-/// downloads have real back-pressure.
+/// downloads have real back-pressure. A request whose body is in memory (or absent), and whose
+/// upload is not counted, goes through AsyncHTTPClient's delegate API (see
+/// ``ResponseReceiver``); any other through its `async` API.
 struct AsyncHTTPClientTransport: Transport {
     let httpClient: HTTPClient
     /// Where cookies are kept, if anywhere.
@@ -65,9 +67,9 @@ struct AsyncHTTPClientTransport: Transport {
         do {
             let (response, source) =
                 if let timeout {
-                    try await AttemptTimeout.run(timeout, url: url) { try await streamHead(outgoing, produced, url: url) }
+                    try await AttemptTimeout.run(timeout, url: url) { try await responseHead(outgoing, produced, url: url, progress: nil) }
                 } else {
-                    try await streamHead(outgoing, produced, url: url)
+                    try await responseHead(outgoing, produced, url: url, progress: nil)
                 }
             // No Foundation response yet: a call that needs only the status and the fields
             // never builds one (see `ResponseHead`).
@@ -92,29 +94,32 @@ struct AsyncHTTPClientTransport: Transport {
         }
     }
 
-    /// A streamed response's head, and where its body is read from: through the delegate API
-    /// when the request's body is in memory (see ``ResponseReceiver``), else the `async` one.
-    private func streamHead(
-        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL
+    /// The response's head, and where its body is read from: through the delegate API when the
+    /// request's body is in memory and its upload is not counted (see ``ResponseReceiver``:
+    /// the chunks that come with the head are there when the body is read, and no deadline
+    /// timer or extra task is made for the request), else through the `async` API.
+    private func responseHead(
+        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?
     ) async throws -> (HTTPResponseHead, BodyReader.Source) {
-        if let bytes = Self.bytesInMemory(of: outgoing) {
+        if progress == nil, let bytes = Self.bytesInMemory(of: outgoing) {
             return try await sentAgainIfClosed(outgoing) {
                 let receiver = try receive(outgoing, bytes, url: url)
                 let reader = ResponseReceiver.Reader(receiver)
                 return (try await receiver.head(), .receiver(reader))
             }
         }
-        return try await streamHeadSending(outgoing, produced, url: url)
+        return try await responseHeadSending(outgoing, produced, url: url, progress: progress)
     }
 
-    /// A streamed response's head through the `async` API, for a request body read from a
-    /// file, a stream or a producer. Apart from ``streamHead(_:_:url:)``, so that its state
-    /// takes room in a call's task only then.
+    /// The response's head through the `async` API, for a request body read from a file, a
+    /// stream or a producer, or counted as it goes. Apart from
+    /// ``responseHead(_:_:url:progress:)``, so that its state takes room in a call's task
+    /// only then.
     @inline(never)
-    private func streamHeadSending(
-        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL
+    private func responseHeadSending(
+        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?
     ) async throws -> (HTTPResponseHead, BodyReader.Source) {
-        let response = try await execute(outgoing, produced, url: url, progress: nil)
+        let response = try await execute(outgoing, produced, url: url, progress: progress)
         let head = HTTPResponseHead(version: response.version, status: response.status, headers: response.headers)
         return (head, .iterator(SerialIterator(response.body.makeAsyncIterator())))
     }
@@ -124,7 +129,7 @@ struct AsyncHTTPClientTransport: Transport {
     ) async throws -> ReceivedResponse {
         guard let url = outgoing.request.url else { throw EndpointKitError.invalidURL("<no URL>") }
         do {
-            let response = try await execute(outgoing, produced, url: url, progress: progress)
+            let (response, source) = try await responseHead(outgoing, produced, url: url, progress: progress)
             let head = ResponseHead.response(
                 url: url, statusCode: Int(response.status.code), version: Self.versionText(response.version), fields: response.headers)
             keepCookies(of: response.headers, from: url)
@@ -133,21 +138,29 @@ struct AsyncHTTPClientTransport: Transport {
                 contentEncoding: response.headers.first(name: "Content-Encoding"), contentLength: response.headers.first(name: "Content-Length"))
             let incoming = try IncomingBody(head: head, expected: expected, file: file, bodyLimit: bodyLimit, url: url)
             guard incoming.handle == nil, progress == nil else {
-                return try await receiveChunks(response.body, into: incoming, head: head, suspect: suspect, progress: progress, url: url)
+                return try await receiveChunks(source, into: incoming, head: head, suspect: suspect, progress: progress, url: url)
             }
-            // The common case, in one step: each chunk-by-chunk step costs a thread hop.
-            let buffer = try await response.body.collect(upTo: bodyLimit)
+            let data = try await Self.collect(source, upTo: bodyLimit, url: url)
             file?.failed()
-            let data = Self.data(buffer)
             try check(data, suspect, url: url)
             return ReceivedResponse(response: head, body: data, fileURL: nil)
-        } catch let error as NIOTooManyBytesError {
-            _ = error
-            throw EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit)
         } catch {
             file?.failed()
             throw await translate(error, url: url)
         }
+    }
+
+    /// The whole body `source` holds, in memory: at most `limit` bytes, else
+    /// ``EndpointKit/EndpointKitError/bodyTooLarge(url:limit:)`` (the rest is not read).
+    private static func collect(_ source: BodyReader.Source, upTo limit: Int, url: URL) async throws -> Data {
+        var body: ByteBuffer?
+        while let chunk = try await source.next() {
+            guard (body?.readableBytes ?? 0) + chunk.readableBytes <= limit else {
+                throw EndpointKitError.bodyTooLarge(url: url, limit: limit)
+            }
+            if body == nil { body = chunk } else { body?.writeImmutableBuffer(chunk) }
+        }
+        return body.map(data) ?? Data()
     }
 
     /// Receives `body` chunk by chunk, into a download's file or counted for progress. Apart
@@ -155,13 +168,13 @@ struct AsyncHTTPClientTransport: Transport {
     /// call's task only when a body is received this way.
     @inline(never)
     private func receiveChunks(
-        _ body: HTTPClientResponse.Body, into incoming: IncomingBody, head: HTTPURLResponse, suspect: String?,
+        _ body: BodyReader.Source, into incoming: IncomingBody, head: HTTPURLResponse, suspect: String?,
         progress: ProgressSink?, url: URL
     ) async throws -> ReceivedResponse {
         var incoming = incoming
         do {
             var checked = false
-            for try await buffer in body {
+            while let buffer = try await body.next() {
                 // A cancel (the task's, or the progress handler's) stops the count and the file here.
                 try Task.checkCancellation()
                 let chunk = Self.data(buffer)

@@ -23,12 +23,7 @@ final class BodyReader: Sendable {
 
     func next() async throws -> Data? {
         do {
-            let buffer =
-                switch source {
-                case .iterator(let iterator): try await iterator.next()
-                case .receiver(let reader): try await reader.receiver.next()
-                }
-            guard let buffer else {
+            guard let buffer = try await source.next() else {
                 end()
                 return nil
             }
@@ -45,5 +40,15 @@ final class BodyReader: Sendable {
 
     deinit {
         end()
+    }
+}
+
+extension BodyReader.Source {
+    /// The next chunk, or `nil` at the body's end.
+    func next() async throws -> ByteBuffer? {
+        switch self {
+        case .iterator(let iterator): try await iterator.next()
+        case .receiver(let reader): try await reader.receiver.next()
+        }
     }
 }

@@ -4,15 +4,16 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// A streamed response received through AsyncHTTPClient's delegate API: its head
-/// (``head()``), then its body chunk by chunk (``next()``), with back-pressure (the connection
+/// A response received through AsyncHTTPClient's delegate API: its head (``head()``), then its
+/// body chunk by chunk (``next()``), read whole or streamed, with back-pressure (the connection
 /// is not read while 256 KiB wait for the reader).
 ///
 /// Every callback stores what it got and hands it to the caller if one waits, so the chunks
 /// that come with the head (all of a small body, usually) are there when the reader asks: no
-/// thread waits on each. (The `async` API's body sequence wakes its reader once for each, and
-/// schedules a deadline timer on an event loop for every request, even for
-/// `.distantFuture`.) Cancelling a wait, or ``cancel()``, cancels the request.
+/// thread waits on each. (The `async` API's body sequence wakes its reader once for each; its
+/// `execute` schedules a deadline timer on an event loop for every request, even for
+/// `.distantFuture`, and starts a task to register the request.) Cancelling a wait, or
+/// ``cancel()``, cancels the request.
 final class ResponseReceiver: HTTPClientResponseDelegate {
     typealias Response = Void
 
