@@ -151,7 +151,10 @@ struct AsyncHTTPClientTransport: Transport {
     }
 
     /// The whole body `source` holds, in memory: at most `limit` bytes, else
-    /// ``EndpointKit/EndpointKitError/bodyTooLarge(url:limit:)`` (the rest is not read).
+    /// ``EndpointKit/EndpointKitError/bodyTooLarge(url:limit:)`` (the rest is not read). Not
+    /// through ``IncomingBody`` as in ``receiveChunks(_:into:head:suspect:progress:url:)``: the
+    /// chunks stay one `ByteBuffer`, made `Data` once (without a copy when it is large), where
+    /// a `Data` a chunk would cost a copy and an allocation more a call.
     private static func collect(_ source: BodyReader.Source, upTo limit: Int, url: URL) async throws -> Data {
         var body: ByteBuffer?
         while let chunk = try await source.next() {
