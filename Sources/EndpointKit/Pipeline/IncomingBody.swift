@@ -51,7 +51,9 @@ import Foundation
         defer { received += Int64(chunk.count) }
         guard handle != nil else {
             guard body.count + chunk.count <= bodyLimit else { throw EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit) }
-            body.append(chunk)
+            // The first chunk is kept as it is (unless it is a slice, whose indices do not start
+            // at 0): a body of one chunk, as most answers are, is not copied.
+            if body.isEmpty, chunk.startIndex == 0 { body = chunk } else { body.append(chunk) }
             return nil
         }
         pending.append(chunk)

@@ -49,6 +49,8 @@ final class TransferHandler: Sendable {
     private let progress: ProgressSink?
     private let streaming: Streaming?
 
+    /// Not inlined: its `State` would take room in the async frame of the caller.
+    @inline(never)
     init(
         outgoing: Outgoing, file: DownloadFile?, bodyLimit: Int, delegate: SessionDelegate,
         progress: ProgressSink?, streaming: Streaming? = nil
