@@ -41,10 +41,11 @@ import Foundation
             guard update.direction == direction else { return }
             // Foundation's Progress is costly to update: move it in steps of about 1 %.
             let step = max(64 * 1024, (update.totalBytes ?? 0) / 100)
+            // Only forward: a redirect or a retry that sends or receives again starts from 0.
             let due = state.withLock { state in
-                guard update.completedBytes - state.reported >= step || update.completedBytes == update.totalBytes else {
-                    return false
-                }
+                guard update.completedBytes >= state.reported,
+                    update.completedBytes - state.reported >= step || update.completedBytes == update.totalBytes
+                else { return false }
                 state.reported = update.completedBytes
                 return true
             }

@@ -47,22 +47,21 @@ import Foundation
         // A completion handler waiting for this call counts its bytes; calls made inside it
         // (a credential refresh, say) do not: the first call claims the reporter.
         if let waiting = CompletionBridge.reporter?.claim() {
+            // The reporter passes on only counts that move forward, and never cancels: it needs
+            // no wrapping of its own.
             guard let progress else { return try await perform(call, counting: waiting) }
             let both: @Sendable (TransferProgress) -> Void = { update in
                 progress(update)
                 waiting(update)
             }
-            return try await perform(call, counting: both)
+            return try await perform(call, counting: Self.monotonic(both))
         }
-        return try await perform(call, counting: progress)
+        return try await perform(call, counting: progress.map(Self.monotonic))
     }
 
     /// Runs `call`, reporting its bytes to `progress`.
-    private func perform<C: Call>(
-        _ call: C, counting progress: (@Sendable (TransferProgress) -> Void)?
-    ) async throws -> C.Content {
-        let progress = progress.map(Self.monotonic)
-        return try await run(C.Settings.self, settings: call.endpoint, build: { try build(call) }) { outgoing, record, events in
+    private func perform<C: Call>(_ call: C, counting progress: ProgressSink?) async throws -> C.Content {
+        try await run(C.Settings.self, settings: call.endpoint, build: { try build(call) }) { outgoing, record, events in
             let answer = try await followingRedirects(outgoing, record: &record, events: &events) { [transport, maximumBodySize] hop in
                 var hop = hop
                 let file = call.downloadFile(for: &hop.request)
