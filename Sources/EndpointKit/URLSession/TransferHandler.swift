@@ -55,9 +55,7 @@ final class TransferHandler: Sendable {
         outgoing: Outgoing, file: DownloadFile?, bodyLimit: Int, delegate: SessionDelegate,
         progress: ProgressSink?, streaming: Streaming? = nil
     ) {
-        var state = State()
-        state.file = file
-        self.state = Locked(state)
+        self.state = Locked(State(file: file))
         self.writer = file == nil ? nil : DispatchQueue(label: "EndpointKit.download-writer")
         self.url = outgoing.request.url
         self.timeoutInterval = outgoing.request.timeoutInterval
