@@ -1,6 +1,6 @@
 extension Locked {
     /// The value, leaving `nil` in its place: whoever takes it first gets it, once.
-    public func take<Wrapped>() -> Wrapped? where Value == Wrapped? {
+    @inlinable public func take<Wrapped>() -> Wrapped? where Value == Wrapped? {
         withLock { value in
             defer { value = nil }
             return value

@@ -10,15 +10,15 @@
 /// held, and callers never let a reference to the value escape the closure. (The storage
 /// cannot say so itself: Swift marks `ManagedBuffer` as never `Sendable`.)
 @_spi(Locking) public struct Locked<Value>: @unchecked Sendable {
-    private let storage: LockedStorage<Value>
+    @usableFromInline let storage: LockedStorage<Value>
 
     /// A box holding `value`.
-    public init(_ value: Value) {
+    @inlinable public init(_ value: Value) {
         storage = LockedStorage.holding(value)
     }
 
     /// Runs `body` with exclusive access to the value.
-    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    @inlinable public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try storage.withLock(body)
     }
 }

@@ -11,17 +11,17 @@
 #endif
 
 #if os(Windows)
-    typealias PlatformMutex = SRWLOCK
+    @usableFromInline typealias PlatformMutex = SRWLOCK
 #else
-    typealias PlatformMutex = pthread_mutex_t
+    @usableFromInline typealias PlatformMutex = pthread_mutex_t
 #endif
 
 /// What a ``Locked`` holds, in one allocation: the value, and after it the mutex that guards
 /// it (tail-allocated, so that it keeps one address for its life and costs no allocation of
 /// its own, where `NSLock` on Linux costs two). Every access to the value holds the mutex.
-final class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
+@usableFromInline final class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
     /// A storage holding `value`, its mutex ready.
-    static func holding(_ value: Value) -> LockedStorage<Value> {
+    @inlinable static func holding(_ value: Value) -> LockedStorage<Value> {
         // `create` makes an instance of the class it is called on.
         let storage = unsafeDowncast(create(minimumCapacity: 1) { _ in value }, to: LockedStorage<Value>.self)
         storage.withUnsafeMutablePointerToElements { mutex in
@@ -45,7 +45,7 @@ final class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
     }
 
     /// Runs `body` with exclusive access to the value.
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    @inlinable func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try withUnsafeMutablePointers { value, mutex in
             #if os(Windows)
                 AcquireSRWLockExclusive(mutex)
