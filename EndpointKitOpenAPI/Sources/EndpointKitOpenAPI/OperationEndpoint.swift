@@ -27,16 +27,16 @@ struct OperationEndpoint: Endpoint, StatusAccepting {
         // GET is the default; Foundation normalizes every method it is given.
         if request.method != .get { urlRequest.httpMethod = request.method.rawValue }
         // Set at once: Foundation's `setValue` capitalizes and scans for each field (about
-        // 0.75 µs a field on Linux, against 0.1 µs for the whole dictionary).
-        var fields: [String: String] = [:]
-        var names: [String: String] = [:]  // canonical name → the name first written
-        for field in request.headerFields {
-            if let name = names[field.name.canonicalName], let value = fields[name] {
-                fields[name] = value + (field.name == .cookie ? "; " : ", ") + field.value
-            } else {
-                names[field.name.canonicalName] = field.name.rawName
-                fields[field.name.rawName] = field.value
-            }
+        // 0.75 µs a field on Linux, against 0.1 µs for the whole dictionary). Each name once,
+        // spelled as it first came, its values joined as HTTP joins them; the few fields of a
+        // request are compared directly, with no dictionary of names.
+        let all = request.headerFields
+        var fields = [String: String](minimumCapacity: all.count)
+        for index in all.indices {
+            let name = all[index].name
+            guard !all[..<index].contains(where: { $0.name == name }) else { continue }
+            let repeated = all[(index + 1)...].contains { $0.name == name }
+            fields[name.rawName] = repeated ? all[name] : all[index].value
         }
         if !fields.isEmpty { urlRequest.allHTTPHeaderFields = fields }
         self.request = urlRequest
