@@ -12,6 +12,7 @@ import Foundation
 // bench http2 H2URL H1URL               small GETs over HTTP/2 and HTTP/1.1 (TLS), both clients
 //                                          (Scripts/bench-nginx.sh serves both: 8443 and 8444)
 // bench stress [COUNT]                    10,000 calls against a faulty server, random cancels
+// bench pipeline COUNT                  EndpointKit's own steps of a call: a transport that answers at once
 // bench memory-child SCENARIO URL BYTES   one memory scenario (run by the table in a child)
 // bench alloc-child CLIENT URL COUNT       allocations of one client (run by the table in a child)
 // --server URL                             loop, hammer and latency against a server out of this
@@ -38,6 +39,11 @@ if arguments.count == 5, arguments[1] == "alloc-child", let url = URL(string: ar
 
 if arguments.count == 4, arguments[1] == "http2", let http2 = URL(string: arguments[2]), let http1 = URL(string: arguments[3]) {
     try await HTTP2.run(http2: http2, http1: http1, seconds: 3)
+    exit(0)
+}
+
+if arguments.count == 3, arguments[1] == "pipeline", let count = Int(arguments[2]) {
+    try await PipelineCost.run(count: count)
     exit(0)
 }
 

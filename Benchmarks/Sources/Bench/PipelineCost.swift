@@ -1,0 +1,56 @@
+@_spi(Transport) import EndpointKit
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The cost of EndpointKit's own steps of a call, with no I/O: a pipeline as a client makes it
+/// (a base URL, the default overload policy) over a transport that answers every request at
+/// once with nginx's answer to the small JSON. What is measured is the pipeline's work, without
+/// the noise of a network or a server (`perf record` it for a clean profile of that work).
+enum PipelineCost {
+    /// Answers every request at once.
+    struct Instant: Transport {
+        let answer: @Sendable () -> ReceivedResponse
+
+        func send(
+            _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int, progress: ProgressSink?
+        ) async throws -> ReceivedResponse { answer() }
+
+        /// Not measured.
+        func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
+            throw CancellationError()
+        }
+    }
+
+    /// `count` calls in a row with each transport, after a warm-up; prints the time a call.
+    static func run(count: Int) async throws {
+        guard let baseURL = URL(string: "http://127.0.0.1:8089"), let url = URL(string: "json", relativeTo: baseURL) else { return }
+        let fields = [
+            ("Server", "nginx/1.22.1"), ("Date", "Thu, 26 Nov 2026 10:05:11 GMT"), ("Content-Type", "application/json"),
+            ("Content-Length", "176"), ("Last-Modified", "Thu, 26 Nov 2026 09:49:51 GMT"), ("Connection", "keep-alive"),
+            ("ETag", "\"6b0800bf-b0\""), ("Accept-Ranges", "bytes"),
+        ].map { (name: $0.0, value: $0.1) }
+        let body = Data(repeating: 0x20, count: 176)
+        let once = ResponseHead.response(url: url, statusCode: 200, version: "HTTP/1.1", fields: fields)
+        let transports = [
+            ("Foundation response made once", Instant { ReceivedResponse(response: once, body: body, fileURL: nil) }),
+            // As AsyncHTTPClientClient's calls do.
+            ("Foundation response built each call, 8 fields", Instant {
+                ReceivedResponse(head: ResponseHead(url: url, statusCode: 200, version: "HTTP/1.1", fields: fields), body: body, fileURL: nil)
+            }),
+        ]
+        print("EndpointKit's own steps of a small GET, with a transport that answers at once (\(count) calls in a row):")
+        for (name, transport) in transports {
+            let pipeline = Pipeline(
+                requestAdapter: BaseRequestAdapter(baseURL: baseURL), responseObserver: nil, retryPolicy: .none, timeout: nil,
+                maximumBodySize: 100 << 20, transport: transport)
+            for _ in 0..<1_000 { _ = try await pipeline.perform(RequestCall(RawBytes(path: "json"))) }
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<count { _ = try await pipeline.perform(RequestCall(RawBytes(path: "json"))) }
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3
+            print(String(format: "  %@: %.2f µs a call", name, elapsed / Double(count)))
+        }
+    }
+}
