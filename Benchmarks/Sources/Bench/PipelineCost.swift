@@ -41,7 +41,7 @@ enum PipelineCost {
                 ReceivedResponse(head: ResponseHead(url: url, statusCode: 200, version: "HTTP/1.1", fields: fields), body: body, fileURL: nil)
             }),
         ]
-        print("EndpointKit's own steps of a small GET, with a transport that answers at once (\(count) calls in a row):")
+        print("\nEndpointKit's own steps of a small GET, with a transport that answers at once (\(count) calls in a row):")
         for (name, transport) in transports {
             let pipeline = Pipeline(
                 requestAdapter: BaseRequestAdapter(baseURL: baseURL), responseObserver: nil, retryPolicy: .none, timeout: nil,
