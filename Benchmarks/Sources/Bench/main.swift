@@ -12,7 +12,7 @@ import Foundation
 // bench http2 H2URL H1URL               small GETs over HTTP/2 and HTTP/1.1 (TLS), both clients
 //                                          (Scripts/bench-nginx.sh serves both: 8443 and 8444)
 // bench stress [COUNT]                    10,000 calls against a faulty server, random cancels
-// bench pipeline COUNT                  EndpointKit's own steps of a call: a transport that answers at once
+// bench pipeline COUNT                    EndpointKit's own steps of a call: a transport that answers at once
 // bench memory-child SCENARIO URL BYTES   one memory scenario (run by the table in a child)
 // bench alloc-child CLIENT URL COUNT       allocations of one client (run by the table in a child)
 // --server URL                             loop, hammer and latency against a server out of this
