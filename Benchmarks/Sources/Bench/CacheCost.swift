@@ -14,7 +14,7 @@ enum CacheCost {
         for name in ["URLSessionClient", "AsyncHTTPClientClient"] {
             let plain = client(name, baseURL: baseURL, cache: nil)
             for _ in 0..<200 { _ = try await plain.request(RawBytes(path: "json")) }
-            let roundTrip = try await perCall(count) { _ in _ = try await plain.request(RawBytes(path: "json")) }
+            let roundTrip = try await microsecondsPerCall(count) { _ in _ = try await plain.request(RawBytes(path: "json")) }
             try await plain.shutdown()
             for storeName in ["memory", "disk"] {
                 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cache-\(UUID().uuidString)")
@@ -25,10 +25,10 @@ enum CacheCost {
                 let cached = client(name, baseURL: baseURL, cache: cache)
                 for _ in 0..<200 { _ = try await cached.request(RawBytes(path: "json")) }
                 _ = try await cached.request(RawBytes(path: "cached-fresh"))
-                let hit = try await perCall(count * 10) { _ in _ = try await cached.request(RawBytes(path: "cached-fresh")) }
-                let revalidation = try await perCall(count) { _ in _ = try await cached.request(RawBytes(path: "cached-revalidate")) }
-                let miss = try await perCall(count) { _ in _ = try await cached.request(RawBytes(path: "json")) }
-                let stored = try await perCall(count) { index in _ = try await cached.request(RawBytes(path: "cached-new?n=\(index)")) }
+                let hit = try await microsecondsPerCall(count * 10) { _ in _ = try await cached.request(RawBytes(path: "cached-fresh")) }
+                let revalidation = try await microsecondsPerCall(count) { _ in _ = try await cached.request(RawBytes(path: "cached-revalidate")) }
+                let miss = try await microsecondsPerCall(count) { _ in _ = try await cached.request(RawBytes(path: "json")) }
+                let stored = try await microsecondsPerCall(count) { index in _ = try await cached.request(RawBytes(path: "cached-new?n=\(index)")) }
                 try await cached.shutdown()
                 print(
                     "  " + name.padding(toLength: 23, withPad: " ", startingAt: 0) + storeName.padding(toLength: 7, withPad: " ", startingAt: 0)
@@ -45,17 +45,5 @@ enum CacheCost {
     private static func client(_ name: String, baseURL: URL, cache: HTTPCache?) -> any Client {
         name == "URLSessionClient"
             ? URLSessionClient(baseURL: baseURL, cache: cache) : AsyncHTTPClientClient(baseURL: baseURL, cache: cache)
-    }
-
-    /// µs per call of `body` called `count` times in a row (given the call's index, unique
-    /// across runs): the median of 3 runs.
-    private static func perCall(_ count: Int, _ body: (Int) async throws -> Void) async throws -> Double {
-        var runs: [Double] = []
-        for run in 0..<3 {
-            let start = DispatchTime.now().uptimeNanoseconds
-            for index in 0..<count { try await body(run * count + index) }
-            runs.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3 / Double(count))
-        }
-        return runs.sorted()[1]
     }
 }

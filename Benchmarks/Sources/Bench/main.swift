@@ -121,7 +121,7 @@ for row in try await Throughput.run(baseURL: server.baseURL, rounds: quick ? 2 :
         + String(format: "%11.0f MB/s %10.0f MB/s %7.2f", row.baseline, row.measured, row.ratio))
 }
 try await Latency.run(baseURL: server.baseURL, seconds: quick ? 1 : 3)
-try await PipelineCost.run(count: quick ? 20_000 : 200_000)
+try await PipelineCost.run(count: quick ? 10_000 : 100_000)
 try await Cancellation.run(baseURL: server.baseURL, rounds: quick ? 20 : 100)
 try await CacheCost.run(baseURL: server.baseURL, quick: quick)
 try Allocations.run(baseURL: server.baseURL)
