@@ -95,7 +95,10 @@ final class ResponseStreamTests: ServerTestCase {
         let stream = try await client.stream(PathEndpoint(path: "big-stream"))
         var iterator = stream.makeAsyncIterator()
         _ = try await iterator.next()
-        try await Task.sleep(nanoseconds: 1_500_000_000)
+        // Read nothing more until the client has given up on the connection: how long the
+        // server takes to send 16 MiB depends on the host, so no fixed pause is long enough.
+        let stopped = await server.waitForDisconnect(of: "/big-stream", timeout: 120)
+        XCTAssertTrue(stopped, "the unread stream was not stopped")
         do {
             while try await iterator.next() != nil {}
             XCTFail("a 1 GB stream read this slowly cannot end normally")
