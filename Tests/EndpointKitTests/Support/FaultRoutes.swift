@@ -41,10 +41,14 @@ final class FaultRoutes: Sendable {
                 try await response.sendJSON(["attempt": seen, "received": request.body.count])
             case "/hold":
                 // Answers after `seconds` (only the first `slow` requests of its key, when given).
+                // A call is held until its answer goes out: the client may send its next call as
+                // soon as the answer arrives, before this handler has returned.
                 held.withLock { $0 = (now: $0.now + 1, most: max($0.most, $0.now + 1)) }
-                defer { held.withLock { $0.now -= 1 } }
-                let slow = Int(query["slow"] ?? "") ?? .max
-                if seen <= slow { try await Task.sleep(nanoseconds: UInt64((Double(query["seconds"] ?? "") ?? 10) * 1e9)) }
+                do {
+                    defer { held.withLock { $0.now -= 1 } }
+                    let slow = Int(query["slow"] ?? "") ?? .max
+                    if seen <= slow { try await Task.sleep(nanoseconds: UInt64((Double(query["seconds"] ?? "") ?? 10) * 1e9)) }
+                }
                 try await response.sendJSON(["attempt": seen, "received": request.body.count])
             case "/reset-first":
                 if seen <= failures { return await response.reset() }
