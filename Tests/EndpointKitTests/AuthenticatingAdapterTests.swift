@@ -18,6 +18,8 @@ struct TestAuthenticator: Authenticator {
     let faults: FaultRoutes
     let refreshes = Locked(0)
     var fails = false
+    /// How long a refresh takes, in nanoseconds.
+    var pause: UInt64 = 50_000_000
 
     func apply(_ credential: Token, to request: inout URLRequest) {
         request.setValue("Bearer \(credential.value)", forHTTPHeaderField: "Authorization")
@@ -28,7 +30,7 @@ struct TestAuthenticator: Authenticator {
             count += 1
             return count
         }
-        try await Task.sleep(nanoseconds: 50_000_000)
+        if pause > 0 { try await Task.sleep(nanoseconds: pause) }
         if fails { throw URLError(.userAuthenticationRequired) }
         let token = "token-refreshed-\(number)"
         faults.validToken.withLock { $0 = token }
@@ -59,6 +61,23 @@ final class AuthenticatingAdapterTests: ServerTestCase {
         let current = await auth.credential
         XCTAssertEqual(current.value, "token-refreshed-1")
         XCTAssertEqual(faults.count("/auth"), 200, "each call: one rejection, one success")
+    }
+
+    /// A call that read the rejected credential just before another call's refresh installed
+    /// the new one must not start a second refresh: many waves make that window likely.
+    func testRepeatedWavesOfRejectionsEachCauseOneRefresh() async throws {
+        for wave in 0..<30 {
+            faults.validToken.withLock { $0 = "token-1" }
+            let authenticator = TestAuthenticator(faults: faults, pause: 0)
+            let (client, _) = makeClient(authenticator, token: Token(value: "stale"))
+            defer { client.invalidate() }
+            let failed = await withTaskGroup(of: Bool.self) { group in
+                for _ in 0..<50 { group.addTask { (try? await client.request(AttemptEndpoint(path: "auth"))) == nil } }
+                return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+            }
+            XCTAssertEqual(failed, 0, "wave \(wave)")
+            XCTAssertEqual(authenticator.refreshes.withLock { $0 }, 1, "wave \(wave)")
+        }
     }
 
     func testAFailedRefreshFailsEveryWaitingCall() async throws {

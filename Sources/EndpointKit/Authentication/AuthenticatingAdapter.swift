@@ -37,9 +37,9 @@ public final class AuthenticatingAdapter<A: Authenticator>: RequestAdapter, Requ
 
     /// Adds the credential, refreshing it first if it says it must be.
     public func adapt(_ request: URLRequest) async throws -> URLRequest {
-        var credential = await store.current
+        var (credential, generation) = await store.snapshot
         if credential.requiresRefresh {
-            credential = try await refresh(replacing: credential)
+            credential = try await refresh(replacing: generation)
         }
         var request = request
         authenticator.apply(credential, to: &request)
@@ -53,18 +53,18 @@ public final class AuthenticatingAdapter<A: Authenticator>: RequestAdapter, Requ
         guard let response, attempt <= 2, authenticator.isAuthenticationFailure(response, for: request) else {
             return .doNotRetry
         }
-        let current = await store.current
+        let (current, generation) = await store.snapshot
         var probe = request
         authenticator.apply(current, to: &probe)
         if probe.allHTTPHeaderFields == request.allHTTPHeaderFields {
-            _ = try await refresh(replacing: current)
+            _ = try await refresh(replacing: generation)
         }
         return .retry(after: 0)
     }
 
-    private func refresh(replacing credential: A.Credential) async throws -> A.Credential {
+    private func refresh(replacing generation: Int) async throws -> A.Credential {
         do {
-            return try await store.refresh { [authenticator] in try await authenticator.refresh($0) }
+            return try await store.refresh(replacing: generation) { [authenticator] in try await authenticator.refresh($0) }
         } catch {
             throw EndpointKitError.requestAdapterFailed(adapter: String(describing: Self.self), underlying: error)
         }
