@@ -45,7 +45,8 @@ extension ClientScenarios {
     /// after). Either way the server gets every byte, by `upload` and by `stream`.
     func producedBodySent(_ server: TestServer, _: FaultRoutes) async throws {
         let first = TransferRoutes.bytes(0..<10_000), second = TransferRoutes.bytes(10_000..<15_000)
-        try await with(server, Options(timeout: 10)) { client in
+        // Long enough for 9 MiB under Thread Sanitizer on a busy host; a hang still ends.
+        try await with(server, Options(timeout: 30)) { client in
             let (body, arrivedEarly) = Self.twoChunks(server, first: first, second: second)
             let log = ProgressLog()
             let echo = try await client.upload(ProducedUpload(body: body), progress: log.handler)
