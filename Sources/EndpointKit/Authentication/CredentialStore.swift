@@ -4,7 +4,7 @@
 actor CredentialStore<Credential: Sendable> {
     private(set) var current: Credential
     /// How many credentials have been installed: which one a caller saw.
-    private(set) var generation = 0
+    private var generation = 0
     private var refreshing: Task<Credential, any Error>?
 
     init(_ credential: Credential) {
