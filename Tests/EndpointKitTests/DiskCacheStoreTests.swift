@@ -119,7 +119,7 @@ final class DiskCacheStoreTests: XCTestCase {
                 let child = Process()
                 child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
                 child.arguments = ["EndpointKitTests.DiskCacheStoreTests/testChildWritesUntilKilled"]
-                child.environment = ProcessInfo.processInfo.environment.merging(["CACHE_WRITER_DIRECTORY": directory.path]) { $1 }
+                child.environment = ProcessInfo.processInfo.environment.merging(["CACHE_WRITER_DIRECTORY": directory.path, "CACHE_WRITER_PARENT": String(getpid())]) { $1 }
                 child.standardOutput = FileHandle.nullDevice
                 child.standardError = FileHandle.nullDevice
                 try child.run()
@@ -162,7 +162,10 @@ final class DiskCacheStoreTests: XCTestCase {
         let store = try DiskCacheStore(directory: URL(fileURLWithPath: path), capacity: 1 << 30)
         let answers = (1...4).map { Self.answer(seed: $0, size: $0 << 21) }
         var index = 0
-        while true {
+        // Until killed, or until the test that started it is gone (a run stopped midway), so
+        // that it never goes on writing alone.
+        let parent = pid_t(ProcessInfo.processInfo.environment["CACHE_WRITER_PARENT"] ?? "") ?? getppid()
+        while kill(parent, 0) == 0 {
             await store.store(answers[index % answers.count], for: "GET /child/\(index % Self.childKeys)")
             index += 1
         }
