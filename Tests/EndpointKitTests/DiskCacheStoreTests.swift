@@ -164,7 +164,7 @@ final class DiskCacheStoreTests: XCTestCase {
         var index = 0
         // Until killed, or until the test that started it is gone (a run stopped midway), so
         // that it never goes on writing alone.
-        let parent = pid_t(ProcessInfo.processInfo.environment["CACHE_WRITER_PARENT"] ?? "") ?? getppid()
+        guard let parent = pid_t(ProcessInfo.processInfo.environment["CACHE_WRITER_PARENT"] ?? "") else { return }
         while kill(parent, 0) == 0 {
             await store.store(answers[index % answers.count], for: "GET /child/\(index % Self.childKeys)")
             index += 1
@@ -179,31 +179,23 @@ final class DiskCacheStoreTests: XCTestCase {
 
     private func key(_ answer: CachedResponse) -> String { "GET " + answer.url.absoluteString }
 
-    /// An answer whose body is a pattern of `seed`, told in its `X-Seed` field.
+    /// An answer whose body is the transfer pattern from byte `seed`, told in its `X-Seed` field.
     private static func answer(seed: Int, size: Int, varying: [String: String] = [:]) -> CachedResponse {
         CachedResponse(
             url: URL(string: "http://example.test/\(seed)")!, statusCode: 200,
             headers: ["X-Seed": String(seed), "X-Size": String(size), "Cache-Control": "max-age=60"],
-            body: pattern(seed: seed, size: size),
+            body: TransferRoutes.bytes(Int64(seed)..<Int64(seed + size)),
             requestDate: Date(timeIntervalSince1970: 1_700_000_000), responseDate: Date(timeIntervalSince1970: 1_700_000_001),
             varying: varying)
     }
 
-    /// Whether `answer`'s body is the pattern its fields name.
+    /// Whether `answer`'s body is the pattern its fields name, compared whole (byte by byte,
+    /// the kill test's 2 to 8 MiB answers took most of its time).
     private static func isWhole(_ answer: CachedResponse) -> Bool {
         guard let seed = answer.header("X-Seed").flatMap(Int.init), let size = answer.header("X-Size").flatMap(Int.init),
             answer.body.count == size
         else { return false }
-        return answer.body == pattern(seed: seed, size: size)
-    }
-
-    /// `size` bytes, byte `i` being `seed × 31 + i` (mod 256). Built by doubling, and compared
-    /// whole: byte by byte, the kill test's answers (2 to 8 MiB) took most of its time.
-    private static func pattern(seed: Int, size: Int) -> Data {
-        var body = Data((0..<min(size, 256)).map { UInt8(truncatingIfNeeded: seed &* 31 &+ $0) })
-        // The pattern repeats every 256 bytes, and the body is a multiple of 256 until the last step.
-        while body.count < size { body.append(body.prefix(size - body.count)) }
-        return body
+        return answer.body == TransferRoutes.bytes(Int64(seed)..<Int64(seed + size))
     }
 }
 
