@@ -68,17 +68,6 @@ final class BadInputTests: ServerTestCase {
         XCTAssertEqual((underlying as? URLError)?.code, .networkConnectionLost)
     }
 
-    func testAnUnresolvableHostIsATransportError() async throws {
-        let client = URLSessionClient(baseURL: URL(string: "http://no-such-host.invalid")!, timeout: 20)
-        defer { client.invalidate() }
-        let result = await complete(PathEndpoint(path: "x"), on: client)
-        guard case EndpointKitError.transportFailed(let url, let underlying)? = result.error else {
-            return XCTFail("unexpected \(result)")
-        }
-        XCTAssertEqual(url?.host, "no-such-host.invalid")
-        XCTAssertEqual((underlying as? URLError)?.code, .cannotFindHost)
-    }
-
     func testATenMegabyteHeaderBlockFailsWithoutCrashing() async throws {
         let result = await complete(Raw(path: "huge-header"))
         switch result {

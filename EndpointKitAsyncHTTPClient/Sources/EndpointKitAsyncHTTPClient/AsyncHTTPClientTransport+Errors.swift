@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import NIOSSL
 
 #if canImport(FoundationNetworking)
@@ -58,8 +59,33 @@ extension AsyncHTTPClientTransport {
         } else {
             code = .unknown
         }
-        let urlError = URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url, NSUnderlyingErrorKey: error as NSError])
+        let urlError = URLError(
+            code, userInfo: [NSLocalizedDescriptionKey: sentence(code, url: url, error: error), NSURLErrorFailingURLErrorKey: url, NSUnderlyingErrorKey: error as NSError])
         return EndpointKitError.transportFailed(url: url, underlying: urlError)
+    }
+
+    /// What went wrong, in words as libcurl's for `URLSessionClient`: the host and port, and
+    /// what the system or AsyncHTTPClient said (never a header's value or a URL's query).
+    static func sentence(_ code: URLError.Code, url: URL, error: any Error) -> String {
+        let place = "\(url.host ?? "the server") port \(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))"
+        let reason = reason(error)
+        return switch code {
+        case .cannotConnectToHost: "Could not connect to \(place): \(reason)"
+        case .cannotFindHost: "Could not resolve host: \(url.host ?? "")"
+        case .networkConnectionLost: "The connection to \(place) was lost: \(reason)"
+        case .timedOut: "Timed out talking to \(place): \(reason)"
+        default: "The exchange with \(place) failed: \(reason)"
+        }
+    }
+
+    /// The system's words for a failed socket call, AsyncHTTPClient's short ones for its own
+    /// errors (whose full descriptions can carry header values), or NIO's error's name.
+    private static func reason(_ error: any Error) -> String {
+        let socket = (error as? IOError) ?? ((error as? NIOConnectionError)?.connectionErrors.first?.error as? IOError)
+        if let socket { return String(cString: strerror(socket.errnoCode)) }
+        if let error = error as? HTTPClientError { return error.shortDescription }
+        if error is HTTPParserError || error is ChannelError { return String(describing: error) }
+        return String(describing: type(of: error))
     }
 
     /// The cause of a failed handshake, when `error` is NIOSSL's.

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 @_spi(Transport) import EndpointKit
 import Foundation
 import NIOCore
@@ -101,8 +102,9 @@ final class WebSocketFrameHandler: ChannelDuplexHandler {
             if let code = closeSent, failure == nil {
                 inbox.finish(code: code, reason: "")
             } else {
-                let cause = failure ?? URLError(.networkConnectionLost)
-                inbox.fail(EndpointKitError.transportFailed(url: url, underlying: cause))
+                // As every other call's: a `URLError`, with the cause in words.
+                let lost = failure ?? HTTPClientError.remoteConnectionClosed
+                inbox.fail(url.map { AsyncHTTPClientTransport.translate(lost, url: $0) } ?? EndpointKitError.transportFailed(url: nil, underlying: lost))
             }
         }
         context.fireChannelInactive()

@@ -55,7 +55,7 @@ struct ClientScenarios: Sendable {
             ("typed GET with both APIs", getWithBothAPIs), ("methods and bodies", methodsAndBodies),
             ("non-2xx carries status and body", unacceptableStatus),
             ("401 with an authentication challenge", authenticationChallenge), ("decoding failure names the path", decodingFailure),
-            ("connection refused", connectionRefused), ("reset connection", resetConnection),
+            ("connection refused", connectionRefused), ("reset connection", resetConnection), ("unresolvable host", unresolvableHost),
             ("cancel closes the connection", cancellationClosesTheConnection), ("observer once per call", observerOnce),
             ("uploads byte-exact", uploadsByteExact), ("download with progress and resume", downloadAndResume),
             ("retries then succeeds", retries), ("timeout on a stalled body", timeout),
@@ -187,8 +187,11 @@ struct ClientScenarios: Sendable {
         do {
             _ = try await client.request(GetBook())
             XCTFail("\(name): expected an error")
-        } catch let EndpointKitError.transportFailed(_, underlying) {
+        } catch let error as EndpointKitError {
+            guard case .transportFailed(_, let underlying) = error else { return XCTFail("\(name): \(error)") }
             XCTAssertEqual((underlying as? URLError)?.code, .cannotConnectToHost, "\(name): \(underlying)")
+            // Where it could not connect, in words (libcurl's, and the same for AsyncHTTPClient).
+            XCTAssertTrue("\(error)".contains("connect to 127.0.0.1 port \(url.port ?? 0)"), "\(name): \(error)")
         }
         // As libcurl: at once, not after the connect timeout (AsyncHTTPClient's pool retried
         // for 10 s). The bound is loose so a loaded machine cannot fail it.
@@ -200,9 +203,25 @@ struct ClientScenarios: Sendable {
             do {
                 try await client.request(PathEndpoint(path: "reset"))
                 XCTFail("\(name): expected an error")
-            } catch let EndpointKitError.transportFailed(_, underlying) {
+            } catch let error as EndpointKitError {
+                guard case .transportFailed(_, let underlying) = error else { return XCTFail("\(name): \(error)") }
                 XCTAssertEqual((underlying as? URLError)?.code, .networkConnectionLost, "\(name): \(underlying)")
+                XCTAssertFalse("\(error)".contains("could not be completed"), "\(name) says nothing of the cause: \(error)")
             }
+        }
+    }
+
+    func unresolvableHost(_: TestServer, _: FaultRoutes) async throws {
+        let client = makeClient(Options(timeout: 20).configuration(baseURL: URL(string: "http://no-such-host.invalid")!))
+        defer { Task { await close(client) } }
+        do {
+            _ = try await client.request(GetBook())
+            XCTFail("\(name): expected an error")
+        } catch let error as EndpointKitError {
+            guard case .transportFailed(let url, let underlying) = error else { return XCTFail("\(name): \(error)") }
+            XCTAssertEqual(url?.host, "no-such-host.invalid", name)
+            XCTAssertEqual((underlying as? URLError)?.code, .cannotFindHost, "\(name): \(underlying)")
+            XCTAssertTrue("\(error)".contains("Could not resolve host: no-such-host.invalid"), "\(name): \(error)")
         }
     }
 

@@ -137,7 +137,11 @@ struct WebSocketScenarios: Sendable {
             do {
                 for try await _ in socket {}
                 XCTFail("\(name): a dropped connection ended like a close")
-            } catch EndpointKitError.transportFailed {}
+            } catch let error as EndpointKitError {
+                guard case .transportFailed(_, let underlying) = error else { return XCTFail("\(name): \(error)") }
+                XCTAssertEqual((underlying as? URLError)?.code, .networkConnectionLost, "\(name): \(underlying)")
+                XCTAssertFalse("\(error)".contains("could not be completed"), "\(name) says nothing of the cause: \(error)")
+            }
             XCTAssertEqual(socket.closeCode, .abnormalClosure, name)
         }
     }
