@@ -72,9 +72,13 @@ import Foundation
                 "alert certificate revoked", "alert unsupported certificate", "alert access denied",
             ],
             code: .clientCertificateRejected, reason: "the server refused the client certificate"),
+        // What the client reads when the answer is not TLS at all: `https://` to a plain HTTP port.
+        Rule(
+            patterns: ["wrong version number", "packet length too long"], code: .secureConnectionFailed,
+            reason: "the server did not answer in TLS (is the port plain HTTP?)"),
         Rule(
             patterns: [
-                "alert protocol version", "wrong version number", "unsupported protocol", "no protocols available",
+                "alert protocol version", "unsupported protocol", "no protocols available",
                 "alert handshake failure", "no shared cipher", "no cipher", "alert insufficient security",
             ],
             code: .secureConnectionFailed, reason: "the client and server share no TLS version or cipher suite"),

@@ -56,6 +56,7 @@ struct ClientScenarios: Sendable {
             ("non-2xx carries status and body", unacceptableStatus),
             ("401 with an authentication challenge", authenticationChallenge), ("decoding failure names the path", decodingFailure),
             ("connection refused", connectionRefused), ("reset connection", resetConnection), ("unresolvable host", unresolvableHost),
+            ("https to a plain HTTP port", tlsToAPlainPort),
             ("cancel closes the connection", cancellationClosesTheConnection), ("observer once per call", observerOnce),
             ("uploads byte-exact", uploadsByteExact), ("download with progress and resume", downloadAndResume),
             ("retries then succeeds", retries), ("timeout on a stalled body", timeout),
@@ -208,6 +209,21 @@ struct ClientScenarios: Sendable {
                 XCTAssertEqual((underlying as? URLError)?.code, .networkConnectionLost, "\(name): \(underlying)")
                 XCTAssertFalse("\(error)".contains("could not be completed"), "\(name) says nothing of the cause: \(error)")
             }
+        }
+    }
+
+    func tlsToAPlainPort(_ server: TestServer, _: FaultRoutes) async throws {
+        var parts = URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false)
+        parts?.scheme = "https"
+        let client = makeClient(Options(timeout: 20).configuration(baseURL: parts?.url ?? server.baseURL))
+        defer { Task { await close(client) } }
+        do {
+            _ = try await client.request(GetBook())
+            XCTFail("\(name): expected an error")
+        } catch let error as EndpointKitError {
+            guard case .transportFailed(_, let underlying) = error else { return XCTFail("\(name): \(error)") }
+            XCTAssertEqual((underlying as? URLError)?.code, .secureConnectionFailed, "\(name): \(underlying)")
+            XCTAssertTrue("\(error)".contains("did not answer in TLS"), "\(name): \(error)")
         }
     }
 
