@@ -84,6 +84,7 @@ extension AsyncHTTPClientTransport {
         let socket = (error as? IOError) ?? ((error as? NIOConnectionError)?.connectionErrors.first?.error as? IOError)
         if let socket { return String(cString: strerror(socket.errnoCode)) }
         if let error = error as? HTTPClientError { return error.shortDescription }
+        if let error = error as? HTTPParserError, error == .invalidEOFState { return "the server closed it before the answer was complete" }
         if error is HTTPParserError || error is ChannelError { return String(describing: error) }
         return String(describing: type(of: error))
     }

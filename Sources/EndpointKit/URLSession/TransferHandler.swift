@@ -271,7 +271,7 @@ final class TransferHandler: Sendable {
         {
             return ContentCoding.unsupported(coding, url: url, decodable: "the codings its libcurl was built with")
         }
-        return EndpointKitError.transportFailed(url: url, underlying: TLSFailure.typed(error, url: url))
+        return EndpointKitError.transportFailed(url: url, underlying: URLError.typed(libcurl: error, url: url))
     }
 
     /// Reports progress; a sink that throws (the caller cancelled from its handler) ends the

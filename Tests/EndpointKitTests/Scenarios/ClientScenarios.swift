@@ -55,7 +55,7 @@ struct ClientScenarios: Sendable {
             ("typed GET with both APIs", getWithBothAPIs), ("methods and bodies", methodsAndBodies),
             ("non-2xx carries status and body", unacceptableStatus),
             ("401 with an authentication challenge", authenticationChallenge), ("decoding failure names the path", decodingFailure),
-            ("connection refused", connectionRefused), ("reset connection", resetConnection), ("unresolvable host", unresolvableHost),
+            ("connection refused", connectionRefused), ("reset connection", resetConnection), ("truncated body", truncatedBody), ("unresolvable host", unresolvableHost),
             ("https to a plain HTTP port", tlsToAPlainPort),
             ("cancel closes the connection", cancellationClosesTheConnection), ("observer once per call", observerOnce),
             ("uploads byte-exact", uploadsByteExact), ("download with progress and resume", downloadAndResume),
@@ -182,17 +182,12 @@ struct ClientScenarios: Sendable {
         let closed = try await TestServer.start(Routes.standard)
         let url = closed.baseURL
         await closed.shutdown()
-        let client = makeClient(Options().configuration(baseURL: url))
-        defer { Task { await close(client) } }
         let started = Date()
-        do {
-            _ = try await client.request(GetBook())
-            XCTFail("\(name): expected an error")
-        } catch let error as EndpointKitError {
-            guard case .transportFailed(_, let underlying) = error else { return XCTFail("\(name): \(error)") }
-            XCTAssertEqual((underlying as? URLError)?.code, .cannotConnectToHost, "\(name): \(underlying)")
-            // Where it could not connect, in words (libcurl's, and the same for AsyncHTTPClient).
-            XCTAssertTrue("\(error)".contains("connect to 127.0.0.1 port \(url.port ?? 0)"), "\(name): \(error)")
+        // Where it could not connect, in words (libcurl's, and the same for AsyncHTTPClient).
+        try await using(makeClient(Options().configuration(baseURL: url)), close: close) { client in
+            await expectTransportFailure(.cannotConnectToHost, saying: "connect to 127.0.0.1 port \(url.port ?? 0)") {
+                _ = try await client.request(GetBook())
+            }
         }
         // As libcurl: at once, not after the connect timeout (AsyncHTTPClient's pool retried
         // for 10 s). The bound is loose so a loaded machine cannot fail it.
@@ -201,13 +196,8 @@ struct ClientScenarios: Sendable {
 
     func resetConnection(_ server: TestServer, _: FaultRoutes) async throws {
         try await with(server) { client in
-            do {
+            await expectTransportFailure(.networkConnectionLost, saying: "Connection reset by peer") {
                 try await client.request(PathEndpoint(path: "reset"))
-                XCTFail("\(name): expected an error")
-            } catch let error as EndpointKitError {
-                guard case .transportFailed(_, let underlying) = error else { return XCTFail("\(name): \(error)") }
-                XCTAssertEqual((underlying as? URLError)?.code, .networkConnectionLost, "\(name): \(underlying)")
-                XCTAssertFalse("\(error)".contains("could not be completed"), "\(name) says nothing of the cause: \(error)")
             }
         }
     }
@@ -215,29 +205,47 @@ struct ClientScenarios: Sendable {
     func tlsToAPlainPort(_ server: TestServer, _: FaultRoutes) async throws {
         var parts = URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false)
         parts?.scheme = "https"
-        let client = makeClient(Options(timeout: 20).configuration(baseURL: parts?.url ?? server.baseURL))
-        defer { Task { await close(client) } }
-        do {
-            _ = try await client.request(GetBook())
-            XCTFail("\(name): expected an error")
-        } catch let error as EndpointKitError {
-            guard case .transportFailed(_, let underlying) = error else { return XCTFail("\(name): \(error)") }
-            XCTAssertEqual((underlying as? URLError)?.code, .secureConnectionFailed, "\(name): \(underlying)")
-            XCTAssertTrue("\(error)".contains("did not answer in TLS"), "\(name): \(error)")
+        try await using(makeClient(Options(timeout: 20).configuration(baseURL: parts?.url ?? server.baseURL)), close: close) { client in
+            await expectTransportFailure(.secureConnectionFailed, saying: "did not answer in TLS") {
+                _ = try await client.request(GetBook())
+            }
         }
     }
 
+    /// 1,000 bytes announced, 19 sent, then the connection closed: an error saying so, not
+    /// garbage, and with the code retry policies know (libcurl's is `.unknown` in Foundation).
+    func truncatedBody(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            await expectTransportFailure(.networkConnectionLost) { _ = try await client.request(GetBook(path: "truncate")) }
+        }
+        // So a GET cut short is retried by the same policy with either client.
+        try await with(server, Options(retryPolicy: RetryPolicy(initialDelay: 0.01, jitter: 0))) { client in
+            _ = try? await client.request(GetBook(path: "truncate"))
+        }
+        XCTAssertEqual(server.requests.filter { $0.path == "/truncate" }.count, 1 + 3, name)
+    }
+
     func unresolvableHost(_: TestServer, _: FaultRoutes) async throws {
-        let client = makeClient(Options(timeout: 20).configuration(baseURL: URL(string: "http://no-such-host.invalid")!))
-        defer { Task { await close(client) } }
+        let url = URL(string: "http://no-such-host.invalid")!
+        try await using(makeClient(Options(timeout: 20).configuration(baseURL: url)), close: close) { client in
+            await expectTransportFailure(.cannotFindHost, saying: "Could not resolve host: no-such-host.invalid") {
+                _ = try await client.request(GetBook())
+            }
+        }
+    }
+
+    /// `call` must fail with `transportFailed` around a `URLError` of `code` that says its cause
+    /// in words (`words`, where both clients' words share them), never Foundation's wordless
+    /// "The operation could not be completed".
+    func expectTransportFailure(_ code: URLError.Code, saying words: String? = nil, _ call: () async throws -> Void) async {
         do {
-            _ = try await client.request(GetBook())
-            XCTFail("\(name): expected an error")
-        } catch let error as EndpointKitError {
-            guard case .transportFailed(let url, let underlying) = error else { return XCTFail("\(name): \(error)") }
-            XCTAssertEqual(url?.host, "no-such-host.invalid", name)
-            XCTAssertEqual((underlying as? URLError)?.code, .cannotFindHost, "\(name): \(underlying)")
-            XCTAssertTrue("\(error)".contains("Could not resolve host: no-such-host.invalid"), "\(name): \(error)")
+            try await call()
+            XCTFail("\(name): expected \(code)")
+        } catch {
+            guard case EndpointKitError.transportFailed(_, let underlying) = error else { return XCTFail("\(name): \(error)") }
+            XCTAssertEqual((underlying as? URLError)?.code, code, "\(name): \(underlying)")
+            XCTAssertFalse("\(error)".contains("could not be completed"), "\(name) says nothing of the cause: \(error)")
+            if let words { XCTAssertTrue("\(error)".contains(words), "\(name): \(error)") }
         }
     }
 
