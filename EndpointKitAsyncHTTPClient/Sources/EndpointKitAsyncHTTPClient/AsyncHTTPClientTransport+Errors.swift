@@ -66,12 +66,12 @@ extension AsyncHTTPClientTransport {
 
     /// What went wrong, in words as libcurl's for `URLSessionClient`: the host and port, and
     /// what the system or AsyncHTTPClient said (never a header's value or a URL's query).
-    static func sentence(_ code: URLError.Code, url: URL, error: any Error) -> String {
+    private static func sentence(_ code: URLError.Code, url: URL, error: any Error) -> String {
+        if code == .cannotFindHost { return "Could not resolve host: \(url.host ?? "")" }
         let place = "\(url.host ?? "the server") port \(url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))"
         let reason = reason(error)
         return switch code {
         case .cannotConnectToHost: "Could not connect to \(place): \(reason)"
-        case .cannotFindHost: "Could not resolve host: \(url.host ?? "")"
         case .networkConnectionLost: "The connection to \(place) was lost: \(reason)"
         case .timedOut: "Timed out talking to \(place): \(reason)"
         default: "The exchange with \(place) failed: \(reason)"

@@ -185,7 +185,7 @@ struct ClientScenarios: Sendable {
         let started = Date()
         // Where it could not connect, in words (libcurl's, and the same for AsyncHTTPClient).
         try await using(makeClient(Options().configuration(baseURL: url)), close: close) { client in
-            await expectTransportFailure(.cannotConnectToHost, saying: "connect to 127.0.0.1 port \(url.port ?? 0)") {
+            await expectTransportFailure(name: name, .cannotConnectToHost, saying: "connect to 127.0.0.1 port \(url.port ?? 0)") {
                 _ = try await client.request(GetBook())
             }
         }
@@ -196,7 +196,7 @@ struct ClientScenarios: Sendable {
 
     func resetConnection(_ server: TestServer, _: FaultRoutes) async throws {
         try await with(server) { client in
-            await expectTransportFailure(.networkConnectionLost, saying: "Connection reset by peer") {
+            await expectTransportFailure(name: name, .networkConnectionLost, saying: "Connection reset by peer") {
                 try await client.request(PathEndpoint(path: "reset"))
             }
         }
@@ -206,7 +206,7 @@ struct ClientScenarios: Sendable {
         var parts = URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false)
         parts?.scheme = "https"
         try await using(makeClient(Options(timeout: 20).configuration(baseURL: parts?.url ?? server.baseURL)), close: close) { client in
-            await expectTransportFailure(.secureConnectionFailed, saying: "did not answer in TLS") {
+            await expectTransportFailure(name: name, .secureConnectionFailed, saying: "did not answer in TLS") {
                 _ = try await client.request(GetBook())
             }
         }
@@ -216,7 +216,7 @@ struct ClientScenarios: Sendable {
     /// garbage, and with the code retry policies know (libcurl's is `.unknown` in Foundation).
     func truncatedBody(_ server: TestServer, _: FaultRoutes) async throws {
         try await with(server) { client in
-            await expectTransportFailure(.networkConnectionLost) { _ = try await client.request(GetBook(path: "truncate")) }
+            await expectTransportFailure(name: name, .networkConnectionLost) { _ = try await client.request(GetBook(path: "truncate")) }
         }
         // So a GET cut short is retried by the same policy with either client.
         try await with(server, Options(retryPolicy: RetryPolicy(initialDelay: 0.01, jitter: 0))) { client in
@@ -228,24 +228,9 @@ struct ClientScenarios: Sendable {
     func unresolvableHost(_: TestServer, _: FaultRoutes) async throws {
         let url = URL(string: "http://no-such-host.invalid")!
         try await using(makeClient(Options(timeout: 20).configuration(baseURL: url)), close: close) { client in
-            await expectTransportFailure(.cannotFindHost, saying: "Could not resolve host: no-such-host.invalid") {
+            await expectTransportFailure(name: name, .cannotFindHost, saying: "Could not resolve host: no-such-host.invalid") {
                 _ = try await client.request(GetBook())
             }
-        }
-    }
-
-    /// `call` must fail with `transportFailed` around a `URLError` of `code` that says its cause
-    /// in words (`words`, where both clients' words share them), never Foundation's wordless
-    /// "The operation could not be completed".
-    func expectTransportFailure(_ code: URLError.Code, saying words: String? = nil, _ call: () async throws -> Void) async {
-        do {
-            try await call()
-            XCTFail("\(name): expected \(code)")
-        } catch {
-            guard case EndpointKitError.transportFailed(_, let underlying) = error else { return XCTFail("\(name): \(error)") }
-            XCTAssertEqual((underlying as? URLError)?.code, code, "\(name): \(underlying)")
-            XCTAssertFalse("\(error)".contains("could not be completed"), "\(name) says nothing of the cause: \(error)")
-            if let words { XCTAssertTrue("\(error)".contains(words), "\(name): \(error)") }
         }
     }
 
@@ -488,5 +473,22 @@ func using<T>(
     } catch {
         await close(client)
         throw error
+    }
+}
+
+/// `call` must fail with `transportFailed` around a `URLError` of `code` that says its cause in
+/// words (`words`, where both clients' words share them), never Foundation's wordless "The
+/// operation could not be completed". `name` names the client in each failure.
+func expectTransportFailure(
+    name: String, _ code: URLError.Code, saying words: String? = nil, _ call: () async throws -> Void
+) async {
+    do {
+        try await call()
+        XCTFail("\(name): expected \(code), but the call ended without an error")
+    } catch {
+        guard case EndpointKitError.transportFailed(_, let underlying) = error else { return XCTFail("\(name): \(error)") }
+        XCTAssertEqual((underlying as? URLError)?.code, code, "\(name): \(underlying)")
+        XCTAssertFalse("\(error)".contains("could not be completed"), "\(name) says nothing of the cause: \(error)")
+        if let words { XCTAssertTrue("\(error)".contains(words), "\(name): \(error)") }
     }
 }
