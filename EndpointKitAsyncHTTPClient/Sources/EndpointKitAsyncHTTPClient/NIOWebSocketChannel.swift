@@ -109,8 +109,11 @@ final class NIOWebSocketChannel: WebSocketChannel {
         let configuration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
             upgradeRequestHead: target.head(request), upgraders: [upgrader],
             notUpgradingCompletionHandler: { channel in channel.eventLoop.makeSucceededFuture(.refused(answer)) })
-        let upgrade = try operations.configureUpgradableHTTPClientPipeline(
-            configuration: .init(upgradeConfiguration: configuration))
+        var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+        // Frames the server wrote in the same segment as its 101 are the socket's first: NIO
+        // drops them by default.
+        pipeline.leftOverBytesStrategy = .forwardBytes
+        let upgrade = try operations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
         try operations.addHandler(refused)
         return upgrade
     }

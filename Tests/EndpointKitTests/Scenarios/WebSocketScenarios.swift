@@ -30,6 +30,7 @@ struct WebSocketScenarios: Sendable {
             ("echo text and binary", echo), ("adapters apply to the handshake", adaptersApply),
             ("server closes with a code", serverCloses), ("client closes", clientCloses),
             ("refused handshake", refusedHandshake), ("dropped connection throws", droppedConnection),
+            ("frames sent with the handshake", framesWithTheHandshake), ("closed with the handshake", closedWithTheHandshake),
             ("cancelling the reader ends it", cancellation), ("10,000 messages in order", manyMessagesInOrder),
         ]
     }
@@ -37,11 +38,19 @@ struct WebSocketScenarios: Sendable {
     func runAll() async throws {
         for (scenario, run) in all {
             let server = try await TestServer.start(tls: tls, Routes.standard)
+            // A scenario waiting for what never comes fails instead of hanging the run: the
+            // server goes, so every wait on it ends.
+            let watchdog = Task { [name] in
+                try await Task.sleep(nanoseconds: 60_000_000_000)
+                XCTFail("\(name), \(scenario): still running after 60 s; the server is shut to end it")
+                await server.shutdown()
+            }
             do {
                 try await run(server)
             } catch {
                 XCTFail("\(name), \(scenario): \(error)")
             }
+            watchdog.cancel()
             await server.shutdown()
         }
     }
@@ -116,6 +125,37 @@ struct WebSocketScenarios: Sendable {
                 try await socket.send(.text("after"))
                 XCTFail("\(name): send after close succeeded")
             } catch EndpointKitError.webSocketClosed {}
+        }
+    }
+
+    /// Frames the server writes in the same segment as its 101 (as Python's websockets can) are
+    /// all delivered, fragments joined, and the socket goes on working.
+    func framesWithTheHandshake(_ server: TestServer) async throws {
+        try await with(server) { client in
+            let socket = try await client.webSocket(SocketEndpoint(path: "ws/greeting"))
+            var iterator = socket.makeAsyncIterator()
+            let first = try await iterator.next()
+            let second = try await iterator.next()
+            XCTAssertEqual(first, .text("welcome"), name)
+            XCTAssertEqual(second, .text("fragmented"), name)
+            try await socket.send(.text("still there?"))
+            let echo = try await iterator.next()
+            XCTAssertEqual(echo, .text("still there?"), name)
+            await socket.close()
+        }
+    }
+
+    /// A server that closes in the same segment as its 101 is heard: its message, code and reason.
+    func closedWithTheHandshake(_ server: TestServer) async throws {
+        try await with(server) { client in
+            let socket = try await client.webSocket(SocketEndpoint(path: "ws/greeting-then-close"))
+            var received: [WebSocketMessage] = []
+            for try await message in socket { received.append(message) }
+            XCTAssertEqual(received, [.text("welcome")], name)
+            XCTAssertEqual(socket.closeCode, WebSocketCloseCode(rawValue: 4000), name)
+            XCTAssertEqual(socket.closeReason, "bye", name)
+            let answered = await waitUntil(timeout: 5) { server.log.withLock { $0.webSocketEnds } == ["closed 4000"] }
+            XCTAssertTrue(answered, "\(name): the client did not answer the close: \(server.log.withLock { $0.webSocketEnds })")
         }
     }
 

@@ -66,6 +66,7 @@ final class TestServer: Sendable {
                         responseEnded = { loop.execute { bound.value.responseEnded() } }
                     }
                     try tls?(child)
+                    try child.pipeline.syncOperations.addHandler(WriteCoalescer())
                     try child.pipeline.syncOperations.configureHTTPServerPipeline(
                         withServerUpgrade: (upgraders: [WebSocketRoutes.upgrader(server)], completionHandler: { _ in }),
                         withErrorHandling: true)

@@ -9,13 +9,22 @@ import NIOWebSocket
 /// - `close CODE REASON`: the server closes with that code and reason;
 /// - `drop`: the server closes the TCP connection without a closing handshake;
 /// - `burst N`: the server sends the texts "0" … "N-1";
-/// - `authorization`: the server sends the handshake's `Authorization` header back.
+/// - `authorization`: the server sends the handshake's `Authorization` header back;
+/// - `big N`: the server sends one binary frame of N bytes (`TransferRoutes.bytes(0..<N)`).
+///
+/// At `/ws/greeting` the server writes, in the same segment as its 101, the text "welcome" and
+/// the text "fragmented" in two frames; at `/ws/greeting-then-close`, "welcome" and a close
+/// frame (4000, "bye").
 enum WebSocketRoutes {
     static func upgrader(_ server: TestServer) -> NIOWebSocketServerUpgrader {
         NIOWebSocketServerUpgrader(
             maxFrameSize: 1 << 24,
             shouldUpgrade: { channel, head in
                 guard head.uri.hasPrefix("/ws/") else { return channel.eventLoop.makeSucceededFuture(nil) }
+                if head.uri.hasPrefix("/ws/greeting") {
+                    // The 101 waits for the greeting, to go out in one segment with it.
+                    try? channel.pipeline.syncOperations.handler(type: WriteCoalescer.self).arm()
+                }
                 let request = ReceivedRequest(method: head.method.rawValue, uri: head.uri, headers: head.headers, body: Data())
                 server.log.withLock { $0.requests.append(request) }
                 return channel.eventLoop.makeSucceededFuture(HTTPHeaders())
@@ -24,8 +33,22 @@ enum WebSocketRoutes {
                 channel.eventLoop.makeCompletedFuture {
                     let operations = channel.pipeline.syncOperations
                     operations.removeHandler(context: try operations.context(name: ConnectionHandler.name), promise: nil)
+                    let closing = head.uri == "/ws/greeting-then-close"
                     try operations.addHandler(
-                        WebSocketServerHandler(server: server, authorization: head.headers.first(name: "Authorization")))
+                        WebSocketServerHandler(
+                            server: server, authorization: head.headers.first(name: "Authorization"), closing: closing))
+                    guard head.uri.hasPrefix("/ws/greeting") else { return }
+                    var frames = [WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: "welcome"))]
+                    if closing {
+                        var payload = ByteBuffer(integer: UInt16(4000))
+                        payload.writeString("bye")
+                        frames.append(WebSocketFrame(fin: true, opcode: .connectionClose, data: payload))
+                    } else {
+                        frames.append(WebSocketFrame(fin: false, opcode: .text, data: ByteBuffer(string: "frag")))
+                        frames.append(WebSocketFrame(fin: true, opcode: .continuation, data: ByteBuffer(string: "mented")))
+                    }
+                    for frame in frames { channel.write(frame, promise: nil) }
+                    try operations.handler(type: WriteCoalescer.self).release()
                 }
             })
     }
@@ -38,12 +61,14 @@ private final class WebSocketServerHandler: ChannelInboundHandler {
 
     private let server: TestServer
     private let authorization: String?
-    private var closing = false
+    private var closing: Bool
     private var ended = false
 
-    init(server: TestServer, authorization: String?) {
+    /// `closing`: the server has sent a close frame already.
+    init(server: TestServer, authorization: String?, closing: Bool = false) {
         self.server = server
         self.authorization = authorization
+        self.closing = closing
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -92,6 +117,9 @@ private final class WebSocketServerHandler: ChannelInboundHandler {
                     promise: nil)
             }
             context.flush()
+        case "big" where words.count == 2:
+            let count = Int64(words[1]) ?? 0
+            send(.binary, ByteBuffer(bytes: TransferRoutes.bytes(0..<count)), context: context)
         case "authorization":
             send(.text, context.channel.allocator.buffer(string: authorization ?? "none"), context: context)
         default:
