@@ -93,7 +93,11 @@ final class NIOWebSocketChannel: WebSocketChannel {
         let refused = RefusedHandshake(eventLoop: channel.eventLoop, bodyLimit: HTTPFailure.bodyLimit)
         let answer = refused.response
         let refusedHandler = NIOLoopBound(refused, eventLoop: channel.eventLoop)
-        let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(maxFrameSize: 1 << 20) { channel, _ in
+        // A message may come in one frame (most servers do not fragment), so a frame may be as
+        // large as a message. Protocol errors are the frame handler's to answer.
+        let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
+            maxFrameSize: maximumMessageSize, enableAutomaticErrorHandling: false
+        ) { channel, _ in
             channel.eventLoop.makeCompletedFuture {
                 let operations = channel.pipeline.syncOperations
                 operations.removeHandler(refusedHandler.value, promise: nil)

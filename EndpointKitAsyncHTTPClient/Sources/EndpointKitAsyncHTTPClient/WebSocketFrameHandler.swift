@@ -35,6 +35,9 @@ final class WebSocketFrameHandler: ChannelDuplexHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        // The connection ended while the upgrade was under way, before this handler was there
+        // to see it: end the socket once the frames that came with the 101 have been read.
+        if !context.channel.isActive { context.eventLoop.assumeIsolated().execute { self.connectionEnded() } }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -49,7 +52,7 @@ final class WebSocketFrameHandler: ChannelDuplexHandler {
         switch frame.opcode {
         case .text:
             guard let text = String(bytes: payload.readableBytesView, encoding: .utf8) else {
-                return closeWithError(.invalidFramePayloadData, "text message is not UTF-8")
+                return refuse(.invalidFramePayloadData, "text message is not UTF-8")
             }
             deliver(.text(text))
         case .binary:
@@ -94,6 +97,12 @@ final class WebSocketFrameHandler: ChannelDuplexHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        connectionEnded()
+        context.fireChannelInactive()
+    }
+
+    /// Fails the pings still waiting and ends the inbox, if the closing handshake has not.
+    private func connectionEnded() {
         let closed = EndpointKitError.webSocketClosed(url: url, code: inbox.closeCode ?? .abnormalClosure)
         for promise in pings.values { promise.fail(closed) }
         pings = [:]
@@ -107,12 +116,28 @@ final class WebSocketFrameHandler: ChannelDuplexHandler {
                 inbox.fail(url.map { AsyncHTTPClientTransport.translate(lost, url: $0) } ?? EndpointKitError.transportFailed(url: nil, underlying: lost))
             }
         }
-        context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if failure == nil { failure = error }
-        context.close(promise: nil)
+        // The rest of a message we refused, arriving while the peer answers our close frame.
+        if closeSent != nil, error is ByteToMessageDecoderError { return }
+        guard let (code, reason) = Self.refusal(error) else {
+            if failure == nil { failure = error }
+            return context.close(promise: nil)
+        }
+        refuse(code, reason)
+    }
+
+    /// The close code and reason that answer a peer's frame NIO could not take: too large for
+    /// ``NIOWebSocketChannel/maximumMessageSize``, or against the protocol.
+    private static func refusal(_ error: any Error) -> (WebSocketCloseCode, String)? {
+        let tooLarge = "message over \(NIOWebSocketChannel.maximumMessageSize >> 20) MiB"
+        switch error {
+        case NIOWebSocketError.invalidFrameLength: return (.messageTooBig, tooLarge)
+        case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge: return (.messageTooBig, tooLarge)
+        case is NIOWebSocketError, is NIOWebSocketFrameAggregator.Error: return (.protocolError, "\(error)")
+        default: return nil
+        }
     }
 
     // MARK: Outbound
@@ -183,8 +208,15 @@ final class WebSocketFrameHandler: ChannelDuplexHandler {
         context.close(promise: nil)
     }
 
-    private func closeWithError(_ code: WebSocketCloseCode, _ reason: String) {
-        failure = EndpointKitError.webSocketClosed(url: url, code: code)
+    /// Ends the socket over a message that cannot be delivered: the reader gets
+    /// ``EndpointKit/EndpointKitError/webSocketClosed(url:code:)`` with `code` at once, instead
+    /// of a quiet end, since a message was lost; the peer is told why in a closing handshake.
+    private func refuse(_ code: WebSocketCloseCode, _ reason: String) {
+        guard let context else { return }
+        let refused = EndpointKitError.webSocketClosed(url: url, code: code)
+        if failure == nil { failure = refused }
+        inbox.fail(refused, code: code, reason: reason)
+        guard closeSent == nil, !closeReceived else { return context.close(promise: nil) }
         close(code: code, reason: reason)
     }
 

@@ -249,6 +249,52 @@ final class AsyncHTTPClientClientTests: XCTestCase {
         try await scenarios.runAll()
     }
 
+    /// A message of up to 16 MiB arrives whole even in one frame (servers seldom fragment); one
+    /// byte more ends the socket with 1009 (message too big), said to the server and the reader.
+    func testWebSocketMessagesUpTo16MiB() async throws {
+        let server = try await TestServer.start(Routes.standard)
+        let client = AsyncHTTPClientClient(baseURL: server.baseURL)
+        let socket = try await client.webSocket(SocketEndpoint())
+        var iterator = socket.makeAsyncIterator()
+        for size in [10 << 20, 16 << 20] {
+            try await socket.send(.text("big \(size)"))
+            let message = try await iterator.next()
+            XCTAssertEqual(message, .binary(TransferRoutes.bytes(0..<Int64(size))), "\(size) bytes")
+        }
+        try await socket.send(.text("big \((16 << 20) + 1)"))
+        do {
+            let message = try await iterator.next()
+            XCTFail("a message over 16 MiB was read: \(String(describing: message).prefix(100))")
+        } catch EndpointKitError.webSocketClosed(_, let code) {
+            XCTAssertEqual(code, .messageTooBig)
+        }
+        XCTAssertEqual(socket.closeCode, .messageTooBig)
+        XCTAssertEqual(socket.closeReason, "message over 16 MiB")
+        let told = await waitUntil(timeout: 5) { server.log.withLock { $0.webSocketEnds } == ["closed 1009"] }
+        XCTAssertTrue(told, "\(server.log.withLock { $0.webSocketEnds })")
+        try await client.shutdown()
+        await server.shutdown()
+    }
+
+    /// A text message that is not UTF-8 cannot be delivered: the reader is told (1007), and so
+    /// is the server.
+    func testAWebSocketTextThatIsNotUTF8EndsTheSocket() async throws {
+        let server = try await TestServer.start(Routes.standard)
+        let client = AsyncHTTPClientClient(baseURL: server.baseURL)
+        let socket = try await client.webSocket(SocketEndpoint())
+        try await socket.send(.text("not-utf8"))
+        do {
+            for try await message in socket { XCTFail("read \(message)") }
+            XCTFail("the socket ended as if nothing was lost")
+        } catch EndpointKitError.webSocketClosed(_, let code) {
+            XCTAssertEqual(code, .invalidFramePayloadData)
+        }
+        let told = await waitUntil(timeout: 5) { server.log.withLock { $0.webSocketEnds } == ["closed 1007"] }
+        XCTAssertTrue(told, "\(server.log.withLock { $0.webSocketEnds })")
+        try await client.shutdown()
+        await server.shutdown()
+    }
+
     func testAWebSocketToAnUntrustedServerFailsTheHandshake() async throws {
         let server = try await TestServer.start(tls: TestCertificate.serverTLS, Routes.standard)
         let client = AsyncHTTPClientClient(baseURL: server.tlsBaseURL)

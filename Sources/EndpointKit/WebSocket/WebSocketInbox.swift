@@ -67,10 +67,11 @@ import Foundation
         continuation.finish()
     }
 
-    /// Ends the messages after those already delivered, with `error`.
-    public func fail(_ error: any Error) {
+    /// Ends the messages after those already delivered, with `error`; the connection ended
+    /// with `code` and `reason` (by default it was lost without a closing handshake).
+    public func fail(_ error: any Error, code: WebSocketCloseCode = .abnormalClosure, reason: String? = nil) {
         state.withLock { state in
-            if state.code == nil { state.code = .abnormalClosure }
+            if state.code == nil { (state.code, state.reason) = (code, reason) }
         }
         continuation.finish(throwing: error)
     }

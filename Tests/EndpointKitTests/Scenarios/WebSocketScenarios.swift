@@ -31,6 +31,7 @@ struct WebSocketScenarios: Sendable {
             ("server closes with a code", serverCloses), ("client closes", clientCloses),
             ("refused handshake", refusedHandshake), ("dropped connection throws", droppedConnection),
             ("frames sent with the handshake", framesWithTheHandshake), ("closed with the handshake", closedWithTheHandshake),
+            ("dropped with the handshake", droppedWithTheHandshake),
             ("cancelling the reader ends it", cancellation), ("10,000 messages in order", manyMessagesInOrder),
         ]
     }
@@ -38,15 +39,17 @@ struct WebSocketScenarios: Sendable {
     func runAll() async throws {
         for (scenario, run) in all {
             let server = try await TestServer.start(tls: tls, Routes.standard)
-            // A scenario waiting for what never comes fails instead of hanging the run: the
-            // server goes, so every wait on it ends.
+            // A scenario waiting for what never comes fails instead of hanging the run: it is
+            // cancelled, and the server goes.
+            let running = Task { try await run(server) }
             let watchdog = Task { [name] in
                 try await Task.sleep(nanoseconds: 60_000_000_000)
-                XCTFail("\(name), \(scenario): still running after 60 s; the server is shut to end it")
+                XCTFail("\(name), \(scenario): still running after 60 s; cancelled")
+                running.cancel()
                 await server.shutdown()
             }
             do {
-                try await run(server)
+                try await running.value
             } catch {
                 XCTFail("\(name), \(scenario): \(error)")
             }
@@ -156,6 +159,16 @@ struct WebSocketScenarios: Sendable {
             XCTAssertEqual(socket.closeReason, "bye", name)
             let answered = await waitUntil(timeout: 5) { server.log.withLock { $0.webSocketEnds } == ["closed 4000"] }
             XCTAssertTrue(answered, "\(name): the client did not answer the close: \(server.log.withLock { $0.webSocketEnds })")
+        }
+    }
+
+    /// A connection that ends at once after the 101, without a closing handshake, ends the
+    /// reader's loop with the error of a dropped connection (it waited for ever before).
+    func droppedWithTheHandshake(_ server: TestServer) async throws {
+        try await with(server) { client in
+            let socket = try await client.webSocket(SocketEndpoint(path: "ws/greeting-then-drop"))
+            await expectTransportFailure(name: name, .networkConnectionLost) { for try await _ in socket {} }
+            XCTAssertEqual(socket.closeCode, .abnormalClosure, name)
         }
     }
 

@@ -10,11 +10,13 @@ import NIOWebSocket
 /// - `drop`: the server closes the TCP connection without a closing handshake;
 /// - `burst N`: the server sends the texts "0" … "N-1";
 /// - `authorization`: the server sends the handshake's `Authorization` header back;
-/// - `big N`: the server sends one binary frame of N bytes (`TransferRoutes.bytes(0..<N)`).
+/// - `big N`: the server sends one binary frame of N bytes (`TransferRoutes.bytes(0..<N)`);
+/// - `not-utf8`: the server sends a text frame that is not UTF-8.
 ///
 /// At `/ws/greeting` the server writes, in the same segment as its 101, the text "welcome" and
 /// the text "fragmented" in two frames; at `/ws/greeting-then-close`, "welcome" and a close
-/// frame (4000, "bye").
+/// frame (4000, "bye"); at `/ws/greeting-then-drop`, "welcome", and then it closes the TCP
+/// connection without a closing handshake.
 enum WebSocketRoutes {
     static func upgrader(_ server: TestServer) -> NIOWebSocketServerUpgrader {
         NIOWebSocketServerUpgrader(
@@ -49,6 +51,7 @@ enum WebSocketRoutes {
                     }
                     for frame in frames { channel.write(frame, promise: nil) }
                     try operations.handler(type: WriteCoalescer.self).release()
+                    if head.uri == "/ws/greeting-then-drop" { channel.close(promise: nil) }
                 }
             })
     }
@@ -120,6 +123,8 @@ private final class WebSocketServerHandler: ChannelInboundHandler {
         case "big" where words.count == 2:
             let count = Int64(words[1]) ?? 0
             send(.binary, ByteBuffer(bytes: TransferRoutes.bytes(0..<count)), context: context)
+        case "not-utf8":
+            send(.text, ByteBuffer(bytes: [0x63, 0x61, 0x66, 0xE9]), context: context)  // "café" in Latin-1
         case "authorization":
             send(.text, context.channel.allocator.buffer(string: authorization ?? "none"), context: context)
         default:
