@@ -40,6 +40,8 @@ enum EventSource {
             while !Task.isCancelled {
                 do {
                     let stream = try await client.stream(Resuming(base: endpoint, lastEventID: lastEventID))
+                    // The server's way to say "no more": stop reconnecting.
+                    if stream.response.statusCode == 204 { break }
                     var iterator = ServerSentEvents(stream, lastEventID: lastEventID).makeAsyncIterator()
                     do {
                         while let event = try await iterator.next() { continuation.yield(event) }
