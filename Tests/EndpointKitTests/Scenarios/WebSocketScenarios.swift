@@ -97,14 +97,22 @@ struct WebSocketScenarios: Sendable {
             let socket = try await client.webSocket(SocketEndpoint())
             try await socket.send(.text("first"))
             try await socket.send(.text("close 4001 going home"))
-            var received: [WebSocketMessage] = []
-            for try await message in socket { received.append(message) }
-            XCTAssertEqual(received, [.text("first")], name)
-            XCTAssertEqual(socket.closeCode, WebSocketCloseCode(rawValue: 4001), name)
-            XCTAssertEqual(socket.closeReason, "going home", name)
-            let answered = await waitUntil(timeout: 5) { server.log.withLock { $0.webSocketEnds } == ["closed 4001"] }
-            XCTAssertTrue(answered, "\(name): the client did not answer the close: \(server.log.withLock { $0.webSocketEnds })")
+            try await expectServerClose(socket, server, after: [.text("first")], code: 4001, reason: "going home")
         }
+    }
+
+    /// Reads `socket` to its end: `messages`, then the server's close with `code` and `reason`,
+    /// which the client answers.
+    private func expectServerClose(
+        _ socket: WebSocket, _ server: TestServer, after messages: [WebSocketMessage], code: UInt16, reason: String
+    ) async throws {
+        var received: [WebSocketMessage] = []
+        for try await message in socket { received.append(message) }
+        XCTAssertEqual(received, messages, name)
+        XCTAssertEqual(socket.closeCode, WebSocketCloseCode(rawValue: code), name)
+        XCTAssertEqual(socket.closeReason, reason, name)
+        let answered = await waitUntil(timeout: 5) { server.log.withLock { $0.webSocketEnds } == ["closed \(code)"] }
+        XCTAssertTrue(answered, "\(name): the client did not answer the close: \(server.log.withLock { $0.webSocketEnds })")
     }
 
     func clientCloses(_ server: TestServer) async throws {
@@ -152,13 +160,7 @@ struct WebSocketScenarios: Sendable {
     func closedWithTheHandshake(_ server: TestServer) async throws {
         try await with(server) { client in
             let socket = try await client.webSocket(SocketEndpoint(path: "ws/greeting-then-close"))
-            var received: [WebSocketMessage] = []
-            for try await message in socket { received.append(message) }
-            XCTAssertEqual(received, [.text("welcome")], name)
-            XCTAssertEqual(socket.closeCode, WebSocketCloseCode(rawValue: 4000), name)
-            XCTAssertEqual(socket.closeReason, "bye", name)
-            let answered = await waitUntil(timeout: 5) { server.log.withLock { $0.webSocketEnds } == ["closed 4000"] }
-            XCTAssertTrue(answered, "\(name): the client did not answer the close: \(server.log.withLock { $0.webSocketEnds })")
+            try await expectServerClose(socket, server, after: [.text("welcome")], code: 4000, reason: "bye")
         }
     }
 
