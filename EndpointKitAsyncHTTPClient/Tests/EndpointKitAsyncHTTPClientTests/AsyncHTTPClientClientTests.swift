@@ -270,8 +270,8 @@ final class AsyncHTTPClientClientTests: XCTestCase {
         }
         XCTAssertEqual(socket.closeCode, .messageTooBig)
         XCTAssertEqual(socket.closeReason, "message over 16 MiB")
-        let told = await waitUntil(timeout: 5) { server.log.withLock { $0.webSocketEnds } == ["closed 1009"] }
-        XCTAssertTrue(told, "\(server.log.withLock { $0.webSocketEnds })")
+        let told = await server.waitForWebSocketEnds(["closed 1009"])
+        XCTAssertTrue(told, "\(server.webSocketEnds)")
         try await client.shutdown()
         await server.shutdown()
     }
@@ -289,8 +289,8 @@ final class AsyncHTTPClientClientTests: XCTestCase {
         } catch EndpointKitError.webSocketClosed(_, let code) {
             XCTAssertEqual(code, .invalidFramePayloadData)
         }
-        let told = await waitUntil(timeout: 5) { server.log.withLock { $0.webSocketEnds } == ["closed 1007"] }
-        XCTAssertTrue(told, "\(server.log.withLock { $0.webSocketEnds })")
+        let told = await server.waitForWebSocketEnds(["closed 1007"])
+        XCTAssertTrue(told, "\(server.webSocketEnds)")
         try await client.shutdown()
         await server.shutdown()
     }

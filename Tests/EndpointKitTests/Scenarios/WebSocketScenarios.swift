@@ -111,8 +111,8 @@ struct WebSocketScenarios: Sendable {
         XCTAssertEqual(received, messages, name)
         XCTAssertEqual(socket.closeCode, WebSocketCloseCode(rawValue: code), name)
         XCTAssertEqual(socket.closeReason, reason, name)
-        let answered = await waitUntil(timeout: 5) { server.log.withLock { $0.webSocketEnds } == ["closed \(code)"] }
-        XCTAssertTrue(answered, "\(name): the client did not answer the close: \(server.log.withLock { $0.webSocketEnds })")
+        let answered = await server.waitForWebSocketEnds(["closed \(code)"])
+        XCTAssertTrue(answered, "\(name): the client did not answer the close: \(server.webSocketEnds)")
     }
 
     func clientCloses(_ server: TestServer) async throws {
@@ -130,8 +130,8 @@ struct WebSocketScenarios: Sendable {
             let received = try await reader.value
             XCTAssertEqual(received, [.text("before")], name)
             XCTAssertEqual(socket.closeCode, .normalClosure, name)
-            let seen = await waitUntil(timeout: 5) { server.log.withLock { $0.webSocketEnds } == ["closed 1000"] }
-            XCTAssertTrue(seen, "\(name): \(server.log.withLock { $0.webSocketEnds })")
+            let seen = await server.waitForWebSocketEnds(["closed 1000"])
+            XCTAssertTrue(seen, "\(name): \(server.webSocketEnds)")
             do {
                 try await socket.send(.text("after"))
                 XCTFail("\(name): send after close succeeded")

@@ -36,6 +36,7 @@ final class TestServer: Sendable {
 
     var requests: [ReceivedRequest] { log.withLock { $0.requests } }
     var disconnects: [String] { log.withLock { $0.disconnects } }
+    var webSocketEnds: [String] { log.withLock { $0.webSocketEnds } }
 
     private init(channel: any Channel) {
         self.channel = channel
@@ -90,6 +91,12 @@ final class TestServer: Sendable {
     /// Waits until a connection serving `path` closed early; `false` after `timeout` seconds.
     func waitForDisconnect(of path: String, count: Int = 1, timeout: Double = 5) async -> Bool {
         await waitUntil(timeout: timeout) { self.disconnects.filter { $0 == path }.count >= count }
+    }
+
+    /// Waits until the WebSockets served ended as `ends` says (see ``Log/webSocketEnds``);
+    /// `false` after `timeout` seconds.
+    func waitForWebSocketEnds(_ ends: [String], timeout: Double = 5) async -> Bool {
+        await waitUntil(timeout: timeout) { self.webSocketEnds == ends }
     }
 
     private func track(_ child: any Channel) {

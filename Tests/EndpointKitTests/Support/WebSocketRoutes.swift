@@ -41,13 +41,16 @@ enum WebSocketRoutes {
                             server: server, authorization: head.headers.first(name: "Authorization"), closing: closing))
                     guard head.uri.hasPrefix("/ws/greeting") else { return }
                     var frames = [WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: "welcome"))]
-                    if closing {
+                    switch head.uri {
+                    case "/ws/greeting":
+                        frames.append(WebSocketFrame(fin: false, opcode: .text, data: ByteBuffer(string: "frag")))
+                        frames.append(WebSocketFrame(fin: true, opcode: .continuation, data: ByteBuffer(string: "mented")))
+                    case "/ws/greeting-then-close":
                         var payload = ByteBuffer(integer: UInt16(4000))
                         payload.writeString("bye")
                         frames.append(WebSocketFrame(fin: true, opcode: .connectionClose, data: payload))
-                    } else {
-                        frames.append(WebSocketFrame(fin: false, opcode: .text, data: ByteBuffer(string: "frag")))
-                        frames.append(WebSocketFrame(fin: true, opcode: .continuation, data: ByteBuffer(string: "mented")))
+                    default:
+                        break
                     }
                     for frame in frames { channel.write(frame, promise: nil) }
                     try operations.handler(type: WriteCoalescer.self).release()
