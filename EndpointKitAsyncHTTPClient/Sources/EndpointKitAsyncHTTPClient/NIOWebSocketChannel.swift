@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 @_spi(Transport) @_spi(Locking) import EndpointKit
 import Foundation
 import NIOCore
@@ -73,11 +74,12 @@ final class NIOWebSocketChannel: WebSocketChannel {
             opened.withLock { $0 }?.close(promise: nil)
             if Task.isCancelled { throw CancellationError() }
             if let timeout, timedOut.withLock({ $0 }) { throw EndpointKitError.timedOut(url: request.url, limit: timeout) }
-            if error is EndpointKitError { throw error }
-            if let url = request.url, AsyncHTTPClientTransport.tlsFailure(error) != nil {
-                throw AsyncHTTPClientTransport.translate(error, url: url)
-            }
-            throw EndpointKitError.transportFailed(url: request.url, underlying: error)
+            guard let url = request.url else { throw EndpointKitError.transportFailed(url: nil, underlying: error) }
+            // In words, as every other call's: refused, reset, lost, or what TLS said. NIO's
+            // upgrade fails with `inappropriateOperationForState` when the connection ended
+            // cleanly (a TLS close_notify) before any answer.
+            let ended = (error as? ChannelError) == .inappropriateOperationForState
+            throw AsyncHTTPClientTransport.translate(ended ? HTTPClientError.remoteConnectionClosed : error, url: url)
         }
     }
 
@@ -174,3 +176,4 @@ final class NIOWebSocketChannel: WebSocketChannel {
         .webSocketClosed(url: url, code: nil)
     }
 }
+

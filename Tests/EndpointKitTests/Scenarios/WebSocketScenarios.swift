@@ -30,6 +30,7 @@ struct WebSocketScenarios: Sendable {
             ("echo text and binary", echo), ("adapters apply to the handshake", adaptersApply),
             ("server closes with a code", serverCloses), ("client closes", clientCloses),
             ("refused handshake", refusedHandshake), ("dropped connection throws", droppedConnection),
+            ("connection refused", connectionRefused), ("reset during the handshake", resetDuringTheHandshake),
             ("frames sent with the handshake", framesWithTheHandshake), ("closed with the handshake", closedWithTheHandshake),
             ("dropped with the handshake", droppedWithTheHandshake),
             ("cancelling the reader ends it", cancellation), ("10,000 messages in order", manyMessagesInOrder),
@@ -183,6 +184,31 @@ struct WebSocketScenarios: Sendable {
                 XCTAssertEqual(error.statusCode, 404, "\(name): \(error)")
             }
         }
+    }
+
+    /// A socket that cannot connect fails in words, as every other call does.
+    func connectionRefused(_: TestServer) async throws {
+        let closed = try await TestServer.start(tls: tls, Routes.standard)
+        let url = baseURL(closed)
+        await closed.shutdown()
+        try await using(makeClient(BaseRequestAdapter(baseURL: url)), close: close) { client in
+            await expectTransportFailure(name: name, .cannotConnectToHost, saying: "connect to \(url.host ?? "") port \(url.port ?? 0)") {
+                _ = try await client.webSocket(SocketEndpoint())
+            }
+        }
+    }
+
+    /// A connection reset before the 101 fails in words, as every other call does. Over TLS the
+    /// test server says close_notify before the reset, so the client sees a clean close.
+    func resetDuringTheHandshake(_: TestServer) async throws {
+        let faulty = try await TestServer.start(tls: tls, FaultRoutes().handler)
+        let words = tls == nil ? "Connection reset by peer" : "closed"
+        try await using(makeClient(BaseRequestAdapter(baseURL: baseURL(faulty))), close: close) { client in
+            await expectTransportFailure(name: name, .networkConnectionLost, saying: words) {
+                _ = try await client.webSocket(SocketEndpoint(path: "reset"))
+            }
+        }
+        await faulty.shutdown()
     }
 
     func droppedConnection(_ server: TestServer) async throws {
