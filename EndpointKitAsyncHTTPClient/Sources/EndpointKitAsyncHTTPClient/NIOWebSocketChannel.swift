@@ -92,6 +92,7 @@ final class NIOWebSocketChannel: WebSocketChannel {
             let context = try NIOSSLContext(configuration: tls)
             try operations.addHandler(try NIOSSLClientHandler(context: context, serverHostname: target.serverName))
         }
+        try operations.addHandler(ConnectionEndDelay())
         let refused = RefusedHandshake(eventLoop: channel.eventLoop, bodyLimit: HTTPFailure.bodyLimit)
         let answer = refused.response
         let refusedHandler = NIOLoopBound(refused, eventLoop: channel.eventLoop)

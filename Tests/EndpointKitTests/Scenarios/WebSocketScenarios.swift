@@ -166,11 +166,14 @@ struct WebSocketScenarios: Sendable {
     }
 
     /// A connection that ends at once after the 101, without a closing handshake, ends the
-    /// reader's loop with the error of a dropped connection (it waited for ever before).
+    /// reader's loop with the error of a dropped connection (it waited for ever before), after
+    /// the message that came in the same segment (it was lost when the end was read with it).
     func droppedWithTheHandshake(_ server: TestServer) async throws {
         try await with(server) { client in
             let socket = try await client.webSocket(SocketEndpoint(path: "ws/greeting-then-drop"))
-            await expectTransportFailure(name: name, .networkConnectionLost) { for try await _ in socket {} }
+            var received: [WebSocketMessage] = []
+            await expectTransportFailure(name: name, .networkConnectionLost) { for try await message in socket { received.append(message) } }
+            XCTAssertEqual(received, [.text("welcome")], "\(name): the message that came with the end")
             XCTAssertEqual(socket.closeCode, .abnormalClosure, name)
         }
     }
