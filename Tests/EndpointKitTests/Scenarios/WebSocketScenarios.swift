@@ -241,8 +241,8 @@ struct WebSocketScenarios: Sendable {
                 let count = (try? await reader.value) ?? 0
                 XCTAssertLessThanOrEqual(count, 200, name)
             }
-            let ended = await waitUntil(timeout: 10) { server.log.withLock { $0.webSocketEnds.count } == cancellations }
-            XCTAssertTrue(ended, "\(name): \(server.log.withLock { $0.webSocketEnds.count }) of \(cancellations) sockets ended")
+            let ended = await waitUntil(timeout: 10) { server.webSocketEnds.count == cancellations }
+            XCTAssertTrue(ended, "\(name): \(server.webSocketEnds.count) of \(cancellations) sockets ended")
         }
     }
 
