@@ -96,7 +96,8 @@ extension ClientScenarios {
 
     func framingForms(_ server: TestServer, _: FaultRoutes) async throws {
         let forms = [
-            "close-delimited", "http-1.0", "chunked-trailer", "early-hints", "no-reason", "utf8-header", "latin1-header",
+            "close-delimited", "http-1.0", "chunked-trailer", "early-hints", "no-reason", "no-reason-no-space", "utf8-header",
+            "latin1-header", "two-lengths", "folded-header",
         ]
         try await with(server, Options(timeout: 10)) { client in
             for form in forms where !fatalForms.contains(form) {

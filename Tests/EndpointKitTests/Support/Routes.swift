@@ -139,6 +139,9 @@ enum Routes {
                 "early-hints": "HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n"
                     + "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + length,
                 "no-reason": "HTTP/1.1 200 \r\nContent-Type: application/json\r\n" + length,
+                "no-reason-no-space": "HTTP/1.1 200\r\nContent-Type: application/json\r\n" + length,
+                "two-lengths": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + length + length,
+                "folded-header": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Note: one\r\n two\r\n" + length,
                 "utf8-header": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Author: Stanisław Lem\r\n" + length,
                 "latin1-header": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Disposition: attachment; filename=\"caf\u{FFFD}.json\"\r\n" + length,
             ]
