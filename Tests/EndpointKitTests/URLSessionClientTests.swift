@@ -125,9 +125,7 @@ final class URLSessionClientTests: ServerTestCase {
     }
 
     func testConnectionRefusedIsATransportError() async throws {
-        let closed = try await TestServer.start(Routes.standard)
-        let url = closed.baseURL
-        await closed.shutdown()
+        let url = try await TestServer.stopped().baseURL
         let client = URLSessionClient(baseURL: url)
         defer { client.invalidate() }
         do {

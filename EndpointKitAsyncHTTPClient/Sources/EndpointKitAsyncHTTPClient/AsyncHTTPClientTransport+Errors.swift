@@ -68,7 +68,7 @@ extension AsyncHTTPClientTransport {
     /// what the system or AsyncHTTPClient said (never a header's value or a URL's query).
     private static func sentence(_ code: URLError.Code, url: URL, error: any Error) -> String {
         if code == .cannotFindHost { return "Could not resolve host: \(url.host ?? "")" }
-        let place = "\(url.host ?? "the server") port \(url.port ?? (["https", "wss"].contains(url.scheme?.lowercased()) ? 443 : 80))"
+        let place = "\(url.host ?? "the server") port \(url.effectivePort)"
         let reason = reason(error)
         return switch code {
         case .cannotConnectToHost: "Could not connect to \(place): \(reason)"

@@ -177,4 +177,3 @@ final class NIOWebSocketChannel: WebSocketChannel {
         .webSocketClosed(url: url, code: nil)
     }
 }
-

@@ -1,4 +1,4 @@
-import EndpointKit
+@_spi(Transport) import EndpointKit
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -37,8 +37,7 @@ enum HTTPConventions {
 
     /// The port, given or the scheme's, as OpenTelemetry's `server.port`.
     static func port(_ url: URL?) -> Int {
-        if let port = url?.port { return port }
-        return ["https", "wss"].contains(url?.scheme?.lowercased() ?? "") ? 443 : 80
+        url?.effectivePort ?? 80
     }
 
     /// OpenTelemetry's `error.type`, of low cardinality: the status code for a 4xx or 5xx

@@ -39,7 +39,6 @@ final class OverloadGuard: Sendable {
     /// `host:port` of `url`, the key of its circuit and queue.
     static func host(of url: URL?) -> String {
         guard let url, let host = url.host else { return "<no host>" }
-        let port = url.port ?? (url.scheme?.lowercased() == "https" || url.scheme?.lowercased() == "wss" ? 443 : 80)
-        return "\(host):\(port)"
+        return "\(host):\(url.effectivePort)"
     }
 }

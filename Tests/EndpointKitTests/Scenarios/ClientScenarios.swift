@@ -179,9 +179,7 @@ struct ClientScenarios: Sendable {
     }
 
     func connectionRefused(_ server: TestServer, _: FaultRoutes) async throws {
-        let closed = try await TestServer.start(Routes.standard)
-        let url = closed.baseURL
-        await closed.shutdown()
+        let url = try await TestServer.stopped().baseURL
         let started = Date()
         // Where it could not connect, in words (libcurl's, and the same for AsyncHTTPClient).
         try await using(makeClient(Options().configuration(baseURL: url)), close: close) { client in

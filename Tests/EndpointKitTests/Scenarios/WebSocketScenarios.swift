@@ -39,7 +39,7 @@ struct WebSocketScenarios: Sendable {
 
     func runAll() async throws {
         for (scenario, run) in all {
-            let server = try await TestServer.start(tls: tls, Routes.standard)
+            let server = try await TestServer.start(tls: tls, FaultRoutes().handler)
             // A scenario waiting for what never comes fails instead of hanging the run: it is
             // cancelled, and the server goes.
             let running = Task { try await run(server) }
@@ -191,9 +191,7 @@ struct WebSocketScenarios: Sendable {
 
     /// A socket that cannot connect fails in words, as every other call does.
     func connectionRefused(_: TestServer) async throws {
-        let closed = try await TestServer.start(tls: tls, Routes.standard)
-        let url = baseURL(closed)
-        await closed.shutdown()
+        let url = baseURL(try await TestServer.stopped(tls: tls))
         try await using(makeClient(BaseRequestAdapter(baseURL: url)), close: close) { client in
             await expectTransportFailure(name: name, .cannotConnectToHost, saying: "connect to \(url.host ?? "") port \(url.port ?? 0)") {
                 _ = try await client.webSocket(SocketEndpoint())
@@ -203,15 +201,13 @@ struct WebSocketScenarios: Sendable {
 
     /// A connection reset before the 101 fails in words, as every other call does. Over TLS the
     /// test server says close_notify before the reset, so the client sees a clean close.
-    func resetDuringTheHandshake(_: TestServer) async throws {
-        let faulty = try await TestServer.start(tls: tls, FaultRoutes().handler)
+    func resetDuringTheHandshake(_ server: TestServer) async throws {
         let words = tls == nil ? "Connection reset by peer" : "closed"
-        try await using(makeClient(BaseRequestAdapter(baseURL: baseURL(faulty))), close: close) { client in
+        try await with(server) { client in
             await expectTransportFailure(name: name, .networkConnectionLost, saying: words) {
                 _ = try await client.webSocket(SocketEndpoint(path: "reset"))
             }
         }
-        await faulty.shutdown()
     }
 
     func droppedConnection(_ server: TestServer) async throws {

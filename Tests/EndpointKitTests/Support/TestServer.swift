@@ -82,6 +82,13 @@ final class TestServer: Sendable {
     }
 
     /// Closes the listener and every connection.
+    /// A server started and shut down at once: its URLs name a port where nothing listens.
+    static func stopped(tls: (@Sendable (any Channel) throws -> Void)? = nil) async throws -> TestServer {
+        let server = try await start(tls: tls, Routes.standard)
+        await server.shutdown()
+        return server
+    }
+
     func shutdown() async {
         try? await channel.close()
         let open = children.withLock { Array($0.values) }
