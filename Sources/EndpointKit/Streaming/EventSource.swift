@@ -42,6 +42,7 @@ enum EventSource {
                     let stream = try await client.stream(Resuming(base: endpoint, lastEventID: lastEventID))
                     // The server's way to say "no more": stop reconnecting.
                     if stream.response.statusCode == 204 { break }
+                    if let refusal = await refusal(of: stream) { throw refusal }
                     var iterator = ServerSentEvents(stream, lastEventID: lastEventID).makeAsyncIterator()
                     do {
                         while let event = try await iterator.next() { continuation.yield(event) }
@@ -63,5 +64,29 @@ enum EventSource {
         }
         continuation.onTermination = { _ in task.cancel() }
         return events
+    }
+
+    /// Why `stream` is not read as events, if it is not: its `Content-Type` is not
+    /// `text/event-stream` (an error page, a login form, a proxy's answer). As WHATWG's
+    /// `EventSource` does, the call then fails for good instead of reconnecting. The error
+    /// carries the body's first chunk (at most ``HTTPFailure/bodyLimit`` bytes of it).
+    static func refusal(of stream: ResponseStream) async -> EndpointKitError? {
+        let response = stream.response
+        let type = response.value(forHTTPHeaderField: "Content-Type")
+        let mediaType = type?.split(separator: ";", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard mediaType != "text/event-stream" else { return nil }
+        // The first chunk only: it shows what came (an error page arrives whole, usually),
+        // and a body that trickles or never ends is not waited for.
+        var chunks = stream.makeAsyncIterator()
+        let body = (try? await chunks.next()) ?? nil
+        return .decodingFailed(
+            DecodingFailure(
+                type: "ServerSentEvent", url: response.url, statusCode: response.statusCode, contentType: type,
+                underlying: NotAnEventStream(), body: body ?? Data()))
+    }
+
+    /// The reason an answer that is not `text/event-stream` is not read as events.
+    private struct NotAnEventStream: Error, CustomStringConvertible {
+        var description: String { "the answer is not an event stream (text/event-stream)" }
     }
 }

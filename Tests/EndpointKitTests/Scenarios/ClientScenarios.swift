@@ -464,6 +464,21 @@ struct ClientScenarios: Sendable {
             }
             XCTAssertEqual(kept.map(\.data), ["first", "second"], name)
             XCTAssertEqual(kept.map(\.id), ["7", "7"], "\(name): the last event ID carries over a reconnection")
+            // An answer that is not an event stream ends the events at once, with the first
+            // chunk of what it said, and is not asked again: `/endless` is text/plain and
+            // never ends.
+            do {
+                for try await _ in client.events(PathEndpoint(path: "endless")) { XCTFail("\(name): text/plain read as events") }
+                XCTFail("\(name): expected decodingFailed")
+            } catch EndpointKitError.decodingFailed(let failure) {
+                XCTAssertEqual(failure.contentType, "text/plain", name)
+                XCTAssertEqual(failure.statusCode, 200, name)
+                XCTAssertTrue(failure.bodyText?.hasPrefix("tick\n") == true, "\(name): \(failure.body.count) bytes")
+                XCTAssertTrue("\(failure)".contains("not an event stream"), "\(failure)")
+            }
+            let dropped = await server.waitForDisconnect(of: "/endless")
+            XCTAssertTrue(dropped, "\(name): the connection was left open")
+            XCTAssertEqual(server.requests.filter { $0.path == "/endless" }.count, 1, "\(name): asked again")
         }
     }
 }

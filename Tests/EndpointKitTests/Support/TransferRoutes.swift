@@ -128,7 +128,10 @@ enum TransferRoutes {
         case "/sse-once":
             // One event with an ID, then, after the reconnection, one without: it keeps that ID.
             switch request.header("Last-Event-ID") {
-            case nil: try await response.send(headers: [("Content-Type", "text/event-stream")], body: Data("retry: 20\nid: 7\ndata: first\n\n".utf8))
+            // The media type in another case, with a parameter: still an event stream.
+            case nil:
+                try await response.send(
+                    headers: [("Content-Type", "Text/Event-Stream; charset=utf-8")], body: Data("retry: 20\nid: 7\ndata: first\n\n".utf8))
             case "7": try await response.send(headers: [("Content-Type", "text/event-stream")], body: Data("data: second\n\n".utf8))
             default: try await response.send(status: 204)
             }
