@@ -10,7 +10,21 @@ extension URLError {
     /// closed with 981 bytes remaining to read") is `.networkConnectionLost`, as
     /// AsyncHTTPClientClient reports it and as retry policies expect; a TLS failure is typed by
     /// ``TLSFailure``. The words are kept.
+    ///
+    /// A URL whose host is an IPv6 address (`http://[::1]:8080/`) is `.badURL` on Linux before
+    /// anything is sent, because Foundation compares libcurl's host (bracketed) with
+    /// `URL.host` (not) and refuses when they differ (swift-corelibs-foundation#5496; not
+    /// fixed in Swift 6.3.1): the error then says so and what to use instead.
     static func typed(libcurl error: any Error, url: URL?) -> any Error {
+        #if canImport(FoundationNetworking)
+            if let urlError = error as? URLError, urlError.code == .badURL, let host = url?.host, host.contains(":") {
+                var userInfo = urlError.userInfo
+                userInfo[NSLocalizedDescriptionKey] =
+                    "Foundation on Linux cannot send to an IPv6 address in the URL ([\(host)]): use a host name "
+                    + "that resolves to it, or AsyncHTTPClientClient (swift-corelibs-foundation#5496)"
+                return URLError(.badURL, userInfo: userInfo)
+            }
+        #endif
         guard let urlError = error as? URLError, urlError.code == .unknown,
             urlError.localizedDescription.lowercased().contains("transfer closed with")
         else { return TLSFailure.typed(error, url: url) }
