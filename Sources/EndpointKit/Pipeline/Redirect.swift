@@ -6,7 +6,8 @@ import Foundation
 
 /// How a redirect is followed, as browsers and curl do (RFC 9110, 15.4): 307 and 308 repeat
 /// the method and body; 303 turns anything but HEAD into a bodiless GET; 301 and 302 turn POST
-/// into GET and repeat other methods. Credentials and cookies are not carried to another origin.
+/// into GET and repeat other methods. Credentials and cookies are not carried to another origin,
+/// and a `Location` that is not `http` or `https` is refused.
 ///
 /// Every client follows redirects here, in the pipeline, not in its HTTP stack: Foundation on
 /// Linux drops the body of a redirected request and sends it without the cookies the redirect
@@ -28,6 +29,14 @@ enum Redirect {
             let location = response.value(forHTTPHeaderField: "Location"),
             let url = URL(string: location, relativeTo: response.url ?? outgoing.request.url)?.absoluteURL
         else { return nil }
+        // As curl and browsers: a redirect leads to HTTP only. Foundation would otherwise
+        // speak FTP (to an HTTP port it waits for a greeting that never comes) or read a
+        // `data:` URL in place of the answer.
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw EndpointKitError.redirectRefused(
+                url: outgoing.request.url,
+                reason: "HTTP \(response.statusCode) points to \(url.scheme ?? "a URL without a scheme"):, not http or https")
+        }
         let next = following(response, to: url, from: outgoing)
         guard !next.carriesBody || outgoing.canReplayBody else {
             throw EndpointKitError.redirectRefused(

@@ -341,6 +341,18 @@ struct ClientScenarios: Sendable {
             })
             XCTAssertEqual(seeOther.method, "GET", name)
             XCTAssertEqual(seeOther.bodyLength, 0, name)
+            // Only HTTP is followed: Foundation would speak FTP to the server (and wait for its
+            // greeting) or hand over a data: URL's bytes as the answer.
+            let port = server.baseURL.port ?? 80
+            for target in ["ftp://127.0.0.1:\(port)/x", "data:text/plain,planted", "file:///etc/hostname", "gopher://127.0.0.1:\(port)/x"] {
+                do {
+                    try await client.request(PathEndpoint(path: "redirect", query: [.init(name: "to", value: target)]))
+                    XCTFail("\(name): followed to \(target)")
+                } catch EndpointKitError.redirectRefused(let url, let reason) {
+                    XCTAssertEqual(url?.path, "/redirect", name)
+                    XCTAssertTrue(reason.contains("points to \(target.prefix { $0 != ":" }):, not http or https"), "\(name): \(reason)")
+                }
+            }
         }
     }
 
