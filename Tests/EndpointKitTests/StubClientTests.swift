@@ -89,6 +89,30 @@ final class StubClientTests: XCTestCase {
         }
     }
 
+    /// `events(_:)` reads a stubbed stream whose head says `text/event-stream`, as a server's
+    /// would, and refuses one that says otherwise.
+    func testStubbedEventsNeedTheEventStreamType() async throws {
+        let client = StubClient()
+        client.stub(matching: { $0.url?.relativeString == "feed" }) { request in
+            try ResponseStream.stubbed(
+                url: request.url, headers: ["Content-Type": "text/event-stream"], chunks: [Data("id: 1\ndata: first\n\ndata: second\n\n".utf8)])
+        }
+        client.stub(matching: { $0.url?.relativeString == "page" }) { request in
+            try ResponseStream.stubbed(url: request.url, headers: ["Content-Type": "text/html"], chunks: [Data("<h1>Sign in</h1>".utf8)])
+        }
+        var data: [String] = []
+        for try await event in client.events(PathEndpoint(path: "feed"), reconnect: false) { data.append(event.data) }
+        XCTAssertEqual(data, ["first", "second"])
+        do {
+            for try await _ in client.events(PathEndpoint(path: "page")) { XCTFail("text/html read as events") }
+            XCTFail("expected decodingFailed")
+        } catch EndpointKitError.decodingFailed(let failure) {
+            XCTAssertEqual(failure.contentType, "text/html")
+            XCTAssertEqual(failure.bodyText, "<h1>Sign in</h1>")
+        }
+        XCTAssertEqual(client.calls.count, 2, "the page was asked for again")
+    }
+
     func testStubbedProgressReachesBothAPIs() async throws {
         let client = StubClient()
         let steps = [256, 512, 1024].map { TransferProgress(direction: .download, completedBytes: Int64($0), totalBytes: 1024) }
