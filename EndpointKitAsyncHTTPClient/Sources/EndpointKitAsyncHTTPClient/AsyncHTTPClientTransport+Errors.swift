@@ -48,6 +48,8 @@ extension AsyncHTTPClientTransport {
             code = .networkConnectionLost
         } else if let error = error as? HTTPClientError, error == .connectTimeout || error == .readTimeout || error == .deadlineExceeded {
             code = .timedOut
+        } else if let error = error as? HTTPClientError, error == .unsupportedScheme(url.scheme ?? "") {
+            code = .unsupportedURL
         } else if text.contains("refused") {
             code = .cannotConnectToHost
         } else if text.contains("dns") || text.contains("resolve") || text.contains("unknown host") || text.contains("lookup") {
@@ -68,6 +70,7 @@ extension AsyncHTTPClientTransport {
     /// what the system or AsyncHTTPClient said (never a header's value or a URL's query).
     private static func sentence(_ code: URLError.Code, url: URL, error: any Error) -> String {
         if code == .cannotFindHost { return "Could not resolve host: \(url.host ?? "")" }
+        if code == .unsupportedURL { return "unsupported URL: AsyncHTTPClient speaks http and https, not \(url.scheme ?? "this")" }
         let place = "\(url.host ?? "the server") port \(url.effectivePort)"
         let reason = reason(error)
         return switch code {

@@ -55,7 +55,7 @@ struct ClientScenarios: Sendable {
             ("typed GET with both APIs", getWithBothAPIs), ("methods and bodies", methodsAndBodies),
             ("non-2xx carries status and body", unacceptableStatus),
             ("401 with an authentication challenge", authenticationChallenge), ("decoding failure names the path", decodingFailure),
-            ("connection refused", connectionRefused), ("reset connection", resetConnection), ("truncated body", truncatedBody), ("unresolvable host", unresolvableHost),
+            ("connection refused", connectionRefused), ("not HTTP", unsupportedScheme), ("reset connection", resetConnection), ("truncated body", truncatedBody), ("unresolvable host", unresolvableHost),
             ("https to a plain HTTP port", tlsToAPlainPort),
             ("cancel closes the connection", cancellationClosesTheConnection), ("observer once per call", observerOnce),
             ("uploads byte-exact", uploadsByteExact), ("download with progress and resume", downloadAndResume),
@@ -190,6 +190,17 @@ struct ClientScenarios: Sendable {
         // As libcurl: at once, not after the connect timeout (AsyncHTTPClient's pool retried
         // for 10 s). The bound is loose so a loaded machine cannot fail it.
         XCTAssertLessThan(Date().timeIntervalSince(started), 3, name)
+    }
+
+    /// A URL that is not HTTP (`gopher:`): `.unsupportedURL`, in words, from either client.
+    func unsupportedScheme(_ server: TestServer, _: FaultRoutes) async throws {
+        let url = try XCTUnwrap(URL(string: "gopher://127.0.0.1:\(server.baseURL.port ?? 0)/"))
+        try await using(makeClient(Options().configuration(baseURL: url)), close: close) { client in
+            await expectTransportFailure(name: name, .unsupportedURL, saying: "unsupported URL") {
+                _ = try await client.request(GetBook())
+            }
+        }
+        XCTAssertTrue(server.requests.isEmpty, "\(name): something reached the server")
     }
 
     func resetConnection(_ server: TestServer, _: FaultRoutes) async throws {
