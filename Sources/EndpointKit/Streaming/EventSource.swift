@@ -72,17 +72,15 @@ enum EventSource {
     /// carries the body's first chunk (at most ``HTTPFailure/bodyLimit`` bytes of it).
     static func refusal(of stream: ResponseStream) async -> EndpointKitError? {
         let response = stream.response
-        let type = response.value(forHTTPHeaderField: "Content-Type")
-        let mediaType = type?.split(separator: ";", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased()
-        guard mediaType != "text/event-stream" else { return nil }
+        guard response.mimeType?.trimmingCharacters(in: .whitespaces).lowercased() != "text/event-stream" else { return nil }
         // The first chunk only: it shows what came (an error page arrives whole, usually),
         // and a body that trickles or never ends is not waited for.
         var chunks = stream.makeAsyncIterator()
         let body = (try? await chunks.next()) ?? nil
         return .decodingFailed(
             DecodingFailure(
-                type: "ServerSentEvent", url: response.url, statusCode: response.statusCode, contentType: type,
-                underlying: NotAnEventStream(), body: body ?? Data()))
+                type: "ServerSentEvent", url: response.url, statusCode: response.statusCode,
+                contentType: response.value(forHTTPHeaderField: "Content-Type"), underlying: NotAnEventStream(), body: body ?? Data()))
     }
 
     /// The reason an answer that is not `text/event-stream` is not read as events.

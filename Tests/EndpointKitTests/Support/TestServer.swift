@@ -81,7 +81,6 @@ final class TestServer: Sendable {
         return server
     }
 
-    /// Closes the listener and every connection.
     /// A server started and shut down at once: its URLs name a port where nothing listens.
     static func stopped(tls: (@Sendable (any Channel) throws -> Void)? = nil) async throws -> TestServer {
         let server = try await start(tls: tls, Routes.standard)
@@ -89,6 +88,7 @@ final class TestServer: Sendable {
         return server
     }
 
+    /// Closes the listener and every connection.
     func shutdown() async {
         try? await channel.close()
         let open = children.withLock { Array($0.values) }
