@@ -41,9 +41,7 @@ struct AsyncHTTPClientTransport: Transport {
         }
         do {
             guard let timeout else { return try await exchange(outgoing, produced, file: file, bodyLimit: bodyLimit, progress: progress) }
-            return try await AttemptTimeout.run(timeout, url: outgoing.request.url) {
-                try await exchange(outgoing, produced, file: file, bodyLimit: bodyLimit, progress: progress)
-            }
+            return try await exchange(outgoing, produced, file: file, bodyLimit: bodyLimit, progress: progress, within: timeout)
         } catch {
             file?.failed()
             throw error
@@ -52,6 +50,18 @@ struct AsyncHTTPClientTransport: Transport {
 
     /// Sends `outgoing` and returns at its response head; the body is read as the reader asks
     /// for it (real back-pressure). Dropping the stream cancels the request.
+    /// ``exchange(_:_:file:bodyLimit:progress:)``, cancelled past `timeout`. Apart, so that the
+    /// timer's state takes room in a call's task only when the call has a time limit.
+    @inline(never)
+    private func exchange(
+        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, file: DownloadFile?, bodyLimit: Int, progress: ProgressSink?,
+        within timeout: TimeInterval
+    ) async throws -> ReceivedResponse {
+        try await AttemptTimeout.run(timeout, url: outgoing.request.url) {
+            try await exchange(outgoing, produced, file: file, bodyLimit: bodyLimit, progress: progress)
+        }
+    }
+
     func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
         guard let url = outgoing.request.url else { throw EndpointKitError.invalidURL("<no URL>") }
         try calls.enter()

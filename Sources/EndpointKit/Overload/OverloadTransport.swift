@@ -18,7 +18,22 @@ struct OverloadTransport: Transport {
         progress: ProgressSink?
     ) async throws -> ReceivedResponse {
         let hedging = outgoing.hedging ?? overload.policy.hedging
-        return try await overload.guarding(outgoing.request.url) {
+        // Nothing to guard (the default policy): the request goes straight on.
+        guard hedging != nil || overload.circuits != nil || overload.queues != nil else {
+            return try await transport.send(outgoing, into: file, timeout: timeout, bodyLimit: bodyLimit, progress: progress)
+        }
+        return try await guardedSend(outgoing, into: file, timeout: timeout, bodyLimit: bodyLimit, progress: progress, hedging: hedging)
+    }
+
+    /// Sends `outgoing` under the host's circuit and queue, hedged as `hedging` says. Apart from
+    /// ``send(_:into:timeout:bodyLimit:progress:)``, so that its state takes room in a call's
+    /// task only when the policy guards requests.
+    @inline(never)
+    private func guardedSend(
+        _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
+        progress: ProgressSink?, hedging: HedgingPolicy?
+    ) async throws -> ReceivedResponse {
+        try await overload.guarding(outgoing.request.url) {
             let host = hedging == nil ? "" : OverloadGuard.host(of: outgoing.request.url)
             guard let hedging, file == nil, Self.isHedgeable(outgoing), let delay = hedgeDelay(hedging, host: host) else {
                 let received = try await transport.send(outgoing, into: file, timeout: timeout, bodyLimit: bodyLimit, progress: progress)

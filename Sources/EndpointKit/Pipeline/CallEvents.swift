@@ -52,9 +52,12 @@ struct CallEvents {
         monitor.redirectFollowed(RedirectFollowed(call: call, response: response, request: next))
     }
 
-    /// The attempt that sent `outgoing` ended with `received` (or without a response) and `error`.
-    mutating func attemptFinished(_ received: ReceivedResponse?, error: (any Error)?, sending outgoing: Outgoing) {
+    /// The attempt that sent `outgoing` ended with what `record` received (or without a
+    /// response) and `error`. The record is read in place (`inout`, never changed): a copy of
+    /// what it received would take room in every call's task.
+    mutating func attemptFinished(_ record: inout AttemptRecord, error: (any Error)?, sending outgoing: Outgoing) {
         guard let monitor else { return }
+        let received = record.received
         if let received {
             (response, body) = (received.response, received.fileURL == nil ? received.body : nil)
         }

@@ -14,8 +14,8 @@ import Foundation
     @TaskLocal public static var reporter: Reporter?
 
     /// What moves the `Progress` of one completion-handler call, handed to the first call that
-    /// claims it.
-    public final class Reporter: Sendable {
+    /// claims it. Copies share one state: a struct, so that a call allocates only that state.
+    public struct Reporter: Sendable {
         private let progress: Progress
         /// The only bytes counted: those going this way.
         private let direction: TransferProgress.Direction

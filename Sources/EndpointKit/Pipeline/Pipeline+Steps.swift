@@ -8,27 +8,38 @@ import Foundation
 extension Pipeline {
     /// Sends `outgoing` with `hop`, and again to each redirect's target, as ``Redirect`` says
     /// (at most ``Redirect/limit`` times, then ``EndpointKitError/redirectRefused(url:reason:)``);
-    /// `hop` returns the response head it got and what it made of it. The record keeps the
-    /// last request sent.
+    /// `hop` returns what it made of the answer, whose response head `head` reads. The record
+    /// keeps the last request sent.
     func followingRedirects<Answer>(
         _ outgoing: Outgoing, record: inout AttemptRecord, events: inout CallEvents,
-        hop: (Outgoing) async throws -> (ResponseHead, Answer)
+        head: (Answer) -> ResponseHead, hop: (Outgoing) async throws -> Answer
     ) async throws -> Answer {
-        var outgoing = outgoing
-        var hops = 0
-        while true {
-            let (head, answer) = try await hop(outgoing)
-            guard Redirect.isRedirect(head.statusCode),
-                let next = try Self.redirect(after: head, of: outgoing, hops: hops, record: &record, events: &events)
-            else { return answer }
-            outgoing = next
-            hops += 1
+        let answer = try await hop(outgoing)
+        guard Redirect.isRedirect(head(answer).statusCode) else { return answer }
+        return try await redirecting(from: answer, of: outgoing, record: &record, events: &events, head: head, hop: hop)
+    }
+
+    /// ``followingRedirects(_:record:events:head:hop:)`` once `answer` to `outgoing` has a
+    /// redirect's status. Apart, so that its values take room in a call's task only when a
+    /// call is redirected.
+    @inline(never)
+    private func redirecting<Answer>(
+        from answer: Answer, of outgoing: Outgoing, record: inout AttemptRecord, events: inout CallEvents,
+        head: (Answer) -> ResponseHead, hop: (Outgoing) async throws -> Answer
+    ) async throws -> Answer {
+        var (answer, outgoing, hops) = (answer, outgoing, 0)
+        while Redirect.isRedirect(head(answer).statusCode),
+            let next = try Self.redirect(after: head(answer), of: outgoing, hops: hops, record: &record, events: &events)
+        {
+            (outgoing, hops) = (next, hops + 1)
+            answer = try await hop(outgoing)
         }
+        return answer
     }
 
     /// What is sent after `head` answered `outgoing`, hop number `hops` of the attempt (`nil`:
-    /// the answer is kept). Apart from ``followingRedirects(_:record:events:hop:)``, so that
-    /// its values take no room in every call's task.
+    /// the answer is kept). Apart from ``redirecting(from:of:record:events:head:hop:)``, so that
+    /// its values take no room in its task.
     @inline(never)
     private static func redirect(
         after head: ResponseHead, of outgoing: Outgoing, hops: Int, record: inout AttemptRecord, events: inout CallEvents

@@ -41,9 +41,8 @@ import Foundation
         accepting: (any StatusAccepting)?, validate: (URLRequest?, HTTPURLResponse, Data?) throws -> Void
     ) async throws -> ResponseStream {
         try await run(endpointType, settings: settings, build: build) { outgoing, record, events in
-            let stream = try await followingRedirects(outgoing, record: &record, events: &events) { [transport] hop in
-                let stream = try await transport.stream(hop, timeout: hop.timeout)
-                return (stream.head, stream)
+            let stream = try await followingRedirects(outgoing, record: &record, events: &events, head: \.head) { [transport] hop in
+                try await transport.stream(hop, timeout: hop.timeout)
             }
             record.received = Self.received(stream, body: Data())
             if accepting?.accepts(statusCode: stream.head.statusCode) == true { return stream }

@@ -62,12 +62,11 @@ import Foundation
     /// Runs `call`, reporting its bytes to `progress`.
     private func perform<C: Call>(_ call: C, counting progress: ProgressSink?) async throws -> C.Content {
         try await run(C.Settings.self, settings: call.endpoint, build: { try build(call) }) { outgoing, record, events in
-            let answer = try await followingRedirects(outgoing, record: &record, events: &events) { [transport, maximumBodySize] hop in
+            let answer = try await followingRedirects(outgoing, record: &record, events: &events, head: \.head) {
+                [transport, maximumBodySize] hop in
                 var hop = hop
                 let file = call.downloadFile(for: &hop.request)
-                let received = try await transport.send(
-                    hop, into: file, timeout: hop.timeout, bodyLimit: maximumBodySize, progress: progress)
-                return (received.head, received)
+                return try await transport.send(hop, into: file, timeout: hop.timeout, bodyLimit: maximumBodySize, progress: progress)
             }
             record.received = answer
             let inMemory = answer.fileURL == nil ? answer.body : nil
@@ -113,29 +112,18 @@ import Foundation
                     let sending = Self.prepared(built, sending: request)
                     do {
                         let result = try await attempt(sending, &record, &events)
-                        events.attemptFinished(record.received, error: nil, sending: sending)
+                        events.attemptFinished(&record, error: nil, sending: sending)
                         events.callFinished(nil)
                         return .some(result)
                     } catch {
-                        events.attemptFinished(record.received, error: Self.normalized(error), sending: sending)
+                        events.attemptFinished(&record, error: Self.normalized(error), sending: sending)
                         throw error
                     }
                 } catch {
-                    var error = Self.normalized(error)
-                    if let request = record.request, base?.canReplayBody == true {
-                        do {
-                            let again = try await retries(
-                                after: error, of: request, record.received, number, settings, deadline, &events)
-                            if again {
-                                number += 1
-                                return nil
-                            }
-                        } catch let retryError {
-                            error = Self.normalized(retryError)
-                        }
-                    }
-                    events.callFinished(error)
-                    throw error
+                    try await sendAgainOrEnd(
+                        after: error, &record, replayable: base?.canReplayBody == true, number, settings, deadline, &events)
+                    number += 1
+                    return nil
                 }
             }
             if let outcome { return outcome }
@@ -175,19 +163,41 @@ import Foundation
         return outgoing
     }
 
-    /// Whether the call sends again after `error`: the adapters that retry, then the retry
-    /// policy, are asked about `request` and `received` (the first "retry" wins), then the
-    /// overload guard; a retry is sent after its delay. Its own function, so that its frame is
-    /// made only when an attempt fails.
+    /// Returns when the call is to be sent again after its attempt failed with `error`;
+    /// otherwise tells the monitors that the call ended, and throws the error (or the one a
+    /// retrier threw). Only an attempt whose body can be sent again (`replayable`) is retried.
+    /// Its own function, taking the record in place, so that neither its frame nor a copy of
+    /// what the attempt received takes room in every call's task.
     @inline(never)
+    private func sendAgainOrEnd(
+        after error: any Error, _ record: inout AttemptRecord, replayable: Bool, _ attempt: Int,
+        _ settings: any EndpointSettings, _ deadline: CallDeadline?, _ events: inout CallEvents
+    ) async throws {
+        var error = Self.normalized(error)
+        if let request = record.request, replayable {
+            do {
+                if try await retries(after: error, of: request, record.received?.response, attempt, settings, deadline, &events) {
+                    return
+                }
+            } catch let retryError {
+                error = Self.normalized(retryError)
+            }
+        }
+        events.callFinished(error)
+        throw error
+    }
+
+    /// Whether the call sends again after `error`: the adapters that retry, then the retry
+    /// policy, are asked about `request` and `response` (the first "retry" wins), then the
+    /// overload guard; a retry is sent after its delay.
     private func retries(
-        after error: any Error, of request: URLRequest, _ received: ReceivedResponse?, _ attempt: Int,
+        after error: any Error, of request: URLRequest, _ response: HTTPURLResponse?, _ attempt: Int,
         _ settings: any EndpointSettings, _ deadline: CallDeadline?, _ events: inout CallEvents
     ) async throws -> Bool {
         guard !(error is CancellationError) else { return false }
         let retriers = RequestAdapterChain.retriers(in: requestAdapter) + [settings.retryPolicy ?? retryPolicy]
         for retrier in retriers {
-            let decision = try await retrier.retry(request, response: received?.response, error: error, attempt: attempt)
+            let decision = try await retrier.retry(request, response: response, error: error, attempt: attempt)
             guard case .retry(let delay) = decision else { continue }
             guard overload.allowsRetry(after: delay, deadline: deadline, url: request.url) else { return false }
             events.retryScheduled(after: delay, reason: error)

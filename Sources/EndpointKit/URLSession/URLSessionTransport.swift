@@ -16,18 +16,38 @@ struct URLSessionTransport: Transport {
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
         progress: ProgressSink?
     ) async throws -> ReceivedResponse {
-        let (outgoing, bodyFile) = try await outgoing.readingProducedBody()
-        defer { if let bodyFile { try? FileManager.default.removeItem(at: bodyFile) } }
+        if case .produced = outgoing.body {
+            return try await sendReadingBody(outgoing, into: file, timeout: timeout, bodyLimit: bodyLimit, progress: progress)
+        }
         let handler = TransferHandler(
             outgoing: outgoing, file: file, bodyLimit: bodyLimit, delegate: delegate, progress: progress)
         return try await run(handler, outgoing, timeout: timeout)
+    }
+
+    /// Sends `outgoing` with its ``ProducedBody`` read first, and deletes the temporary file
+    /// that may hold it once the call ends. Apart from ``send(_:into:timeout:bodyLimit:progress:)``,
+    /// so that what it keeps takes room in a call's task only when there is a body to read.
+    @inline(never)
+    private func sendReadingBody(
+        _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int, progress: ProgressSink?
+    ) async throws -> ReceivedResponse {
+        let (outgoing, bodyFile) = try await outgoing.readingProducedBody()
+        defer { if let bodyFile { try? FileManager.default.removeItem(at: bodyFile) } }
+        return try await send(outgoing, into: file, timeout: timeout, bodyLimit: bodyLimit, progress: progress)
     }
 
     /// Runs `handler`'s task until it completes (or, streaming, until the head arrives), within
     /// `timeout`: past it the task is cancelled and the attempt times out.
     private func run(_ handler: TransferHandler, _ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ReceivedResponse {
         guard let timeout else { return try await run(handler, outgoing) }
-        return try await AttemptTimeout.run(timeout, url: outgoing.request.url) { [self] in try await run(handler, outgoing) }
+        return try await run(handler, outgoing, within: timeout)
+    }
+
+    /// Runs `handler`'s task as ``run(_:_:)`` does, cancelled past `timeout`. Apart, so that the
+    /// timer's state takes room in a call's task only when the call has a time limit.
+    @inline(never)
+    private func run(_ handler: TransferHandler, _ outgoing: Outgoing, within timeout: TimeInterval) async throws -> ReceivedResponse {
+        try await AttemptTimeout.run(timeout, url: outgoing.request.url) { [self] in try await run(handler, outgoing) }
     }
 
     /// Runs `handler`'s task until it completes (or, streaming, until the head arrives).
