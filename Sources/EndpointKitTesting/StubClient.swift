@@ -147,7 +147,7 @@ public final class StubClient: Client, Sendable {
         _ handler: @escaping @Sendable (Result<Content, any Error>) -> Void,
         _ work: @escaping @Sendable (@escaping @Sendable (TransferProgress) -> Void) async throws -> Content
     ) -> Progress {
-        let progress = Progress(totalUnitCount: 1)
+        let progress = Progress.discreteProgress(totalUnitCount: 1)
         let task = Task {
             let result: Result<Content, any Error>
             do {

@@ -35,4 +35,27 @@ final class CompletionBridgeTests: XCTestCase {
         report(TransferProgress(direction: .download, completedBytes: 500_000, totalBytes: 500_000))
         XCTAssertEqual(progress.completedUnitCount, 800_000)
     }
+
+    /// The returned `Progress` is the top of its own tree: it does not join a progress that the
+    /// caller made current, whose units it would then hold back until the call ends. It joins
+    /// one when added.
+    func testTheReturnedProgressJoinsNoTreeUnlessAdded() {
+        let parent = Progress(totalUnitCount: 10)
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let done = expectation(description: "the handler ran")
+        parent.becomeCurrent(withPendingUnitCount: 10)
+        let progress = CompletionBridge.start(on: .global(), { (_: Result<Int, any Error>) in done.fulfill() }) {
+            for await _ in gate { break }
+            return 7
+        }
+        parent.resignCurrent()
+        // No child joined while it was current, so its pending units count as done at once.
+        XCTAssertEqual(parent.completedUnitCount, 10, "the call's progress joined the one current on the caller's thread")
+        open.yield()
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(progress.fractionCompleted, 1)
+        let other = Progress(totalUnitCount: 4)
+        other.addChild(progress, withPendingUnitCount: 4)
+        XCTAssertEqual(other.fractionCompleted, 1, "added as a child, it counts for its parent")
+    }
 }

@@ -65,7 +65,9 @@ import Foundation
         _ handler: @escaping @Sendable (Result<Content, any Error>) -> Void,
         _ work: @escaping @Sendable () async throws -> Content
     ) -> Progress {
-        let progress = Progress(totalUnitCount: -1)
+        // Not `Progress(totalUnitCount:)`: a returned progress is the top of its own tree, and
+        // does not join whichever progress is current on the caller's thread (nor look it up).
+        let progress = Progress.discreteProgress(totalUnitCount: -1)
         let reporter = Reporter(progress, counting: direction)
         let task = startTask {
             let result: Result<Content, any Error>
