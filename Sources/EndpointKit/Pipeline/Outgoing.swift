@@ -69,7 +69,16 @@ import Foundation
     /// given as the request's `httpBodyStream`: Foundation on Linux then treats it as a known
     /// body and drops libcurl's `Expect: 100-continue`, which otherwise stalls each streamed
     /// upload for a second against servers that don't answer `100 Continue`.
+    ///
+    /// Throws `.unsupportedURL` for a URL that is not http or https, before anything is sent:
+    /// Foundation would speak FTP to an `ftp:` URL (waiting a minute for a greeting from an
+    /// HTTP server) and read a `data:` URL, neither of which answers with an HTTP response.
     func makeTask(in session: URLSession) throws -> URLSessionTask {
+        if let url = request.url, let scheme = url.scheme?.lowercased(), scheme != "http", scheme != "https" {
+            let words = "unsupported URL: URLSessionClient speaks http and https, not \(scheme)"
+            throw EndpointKitError.transportFailed(
+                url: url, underlying: URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: words, NSURLErrorFailingURLErrorKey: url]))
+        }
         switch body {
         case .data(let data):
             return session.uploadTask(with: request, from: data)

@@ -193,11 +193,15 @@ struct ClientScenarios: Sendable {
     }
 
     /// A URL that is not HTTP (`gopher:`): `.unsupportedURL`, in words, from either client.
+    /// A base URL in another scheme fails at once, in words, and sends nothing: Foundation
+    /// would otherwise speak FTP to the HTTP server and wait a minute for its greeting.
     func unsupportedScheme(_ server: TestServer, _: FaultRoutes) async throws {
-        let url = try XCTUnwrap(URL(string: "gopher://127.0.0.1:\(server.baseURL.port ?? 0)/"))
-        try await using(makeClient(Options().configuration(baseURL: url)), close: close) { client in
-            await expectTransportFailure(name: name, .unsupportedURL, saying: "unsupported URL") {
-                _ = try await client.request(GetBook())
+        for scheme in ["gopher", "ftp"] {
+            let url = try XCTUnwrap(URL(string: "\(scheme)://127.0.0.1:\(server.baseURL.port ?? 0)/"))
+            try await using(makeClient(Options().configuration(baseURL: url)), close: close) { client in
+                await expectTransportFailure(name: "\(name) \(scheme)", .unsupportedURL, saying: "http and https, not \(scheme)") {
+                    _ = try await client.request(GetBook())
+                }
             }
         }
         XCTAssertTrue(server.requests.isEmpty, "\(name): something reached the server")
