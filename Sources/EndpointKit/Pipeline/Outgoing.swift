@@ -70,7 +70,8 @@ import Foundation
     /// body and drops libcurl's `Expect: 100-continue`, which otherwise stalls each streamed
     /// upload for a second against servers that don't answer `100 Continue`.
     ///
-    /// Throws `.unsupportedURL` for a URL that is not http or https, before anything is sent:
+    /// Throws ``EndpointKitError/transportFailed(url:underlying:)`` with `.unsupportedURL` for a
+    /// URL that is not http or https, before anything is sent:
     /// Foundation would speak FTP to an `ftp:` URL (waiting a minute for a greeting from an
     /// HTTP server) and read a `data:` URL, neither of which answers with an HTTP response.
     func makeTask(in session: URLSession) throws -> URLSessionTask {

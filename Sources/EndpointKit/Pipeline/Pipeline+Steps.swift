@@ -28,18 +28,19 @@ extension Pipeline {
         head: (Answer) -> ResponseHead, hop: (Outgoing) async throws -> Answer
     ) async throws -> Answer {
         var (answer, outgoing, hops) = (answer, outgoing, 0)
-        while Redirect.isRedirect(head(answer).statusCode),
-            let next = try Self.redirect(after: head(answer), of: outgoing, hops: hops, record: &record, events: &events)
-        {
+        while true {
+            let head = head(answer)
+            guard Redirect.isRedirect(head.statusCode),
+                let next = try Self.redirect(after: head, of: outgoing, hops: hops, record: &record, events: &events)
+            else { return answer }
             (outgoing, hops) = (next, hops + 1)
             answer = try await hop(outgoing)
         }
-        return answer
     }
 
     /// What is sent after `head` answered `outgoing`, hop number `hops` of the attempt (`nil`:
     /// the answer is kept). Apart from ``redirecting(from:of:record:events:head:hop:)``, so that
-    /// its values take no room in its task.
+    /// its values are not kept in that loop's frame while the next hop is waited for.
     @inline(never)
     private static func redirect(
         after head: ResponseHead, of outgoing: Outgoing, hops: Int, record: inout AttemptRecord, events: inout CallEvents

@@ -192,9 +192,9 @@ struct ClientScenarios: Sendable {
         XCTAssertLessThan(Date().timeIntervalSince(started), 3, name)
     }
 
-    /// A URL that is not HTTP (`gopher:`): `.unsupportedURL`, in words, from either client.
-    /// A base URL in another scheme fails at once, in words, and sends nothing: Foundation
-    /// would otherwise speak FTP to the HTTP server and wait a minute for its greeting.
+    /// A URL that is not HTTP (`gopher:`, `ftp:`): `.unsupportedURL`, in words, from either
+    /// client, with nothing sent (Foundation would speak FTP to the HTTP server and wait a
+    /// minute for its greeting).
     func unsupportedScheme(_ server: TestServer, _: FaultRoutes) async throws {
         for scheme in ["gopher", "ftp"] {
             let url = try XCTUnwrap(URL(string: "\(scheme)://127.0.0.1:\(server.baseURL.port ?? 0)/"))
