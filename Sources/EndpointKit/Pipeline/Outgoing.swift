@@ -71,12 +71,10 @@ import Foundation
     /// upload for a second against servers that don't answer `100 Continue`.
     ///
     /// Throws ``EndpointKitError/transportFailed(url:underlying:)`` with `.unsupportedURL` for a
-    /// URL that is not http or https, before anything is sent:
-    /// Foundation would speak FTP to an `ftp:` URL (waiting a minute for a greeting from an
-    /// HTTP server) and read a `data:` URL, neither of which answers with an HTTP response.
+    /// URL that is not http or https (`URL.isHTTP`), before anything is sent.
     func makeTask(in session: URLSession) throws -> URLSessionTask {
-        if let url = request.url, let scheme = url.scheme?.lowercased(), scheme != "http", scheme != "https" {
-            let words = "unsupported URL: URLSessionClient speaks http and https, not \(scheme)"
+        if let url = request.url, let scheme = url.scheme, !url.isHTTP {
+            let words = "unsupported URL: URLSessionClient speaks http and https, not \(scheme.lowercased())"
             throw EndpointKitError.transportFailed(
                 url: url, underlying: URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: words, NSURLErrorFailingURLErrorKey: url]))
         }

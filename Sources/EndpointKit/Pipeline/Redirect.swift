@@ -29,10 +29,8 @@ enum Redirect {
             let location = response.value(forHTTPHeaderField: "Location"),
             let url = URL(string: location, relativeTo: response.url ?? outgoing.request.url)?.absoluteURL
         else { return nil }
-        // As curl and browsers: a redirect leads to HTTP only. Foundation would otherwise
-        // speak FTP (to an HTTP port it waits for a greeting that never comes) or read a
-        // `data:` URL in place of the answer.
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        // As curl and browsers: a redirect leads to HTTP only.
+        guard url.isHTTP else {
             throw EndpointKitError.redirectRefused(
                 url: outgoing.request.url,
                 reason: "HTTP \(response.statusCode) points to \(url.scheme ?? "a URL without a scheme"):, not http or https")
