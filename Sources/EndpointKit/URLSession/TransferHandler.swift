@@ -232,6 +232,9 @@ final class TransferHandler: Sendable {
         if let streaming {
             let failure = error.map(transportError)
             finish(failure.map { .failure($0) } ?? (response.map { .success(ReceivedResponse(response: $0, body: Data(), fileURL: nil)) } ?? .failure(EndpointKitError.invalidResponse(url: url))))
+            // When the head went earlier, `finish` had no completion left and did not mark the
+            // task ended: it has, so the reader's end of the stream has no task to cancel.
+            state.withLock { _ = $0.lifecycle.finish() }
             if let failure {
                 streaming.chunks.finish(throwing: failure)
             } else {
