@@ -7,8 +7,8 @@ import XCTest
     import FoundationNetworking
 #endif
 
-/// A streamed call's handler, fed its task's events by hand: what the reader's end of the
-/// stream does once the task has ended. The task is made but
+/// A streamed call's handler, fed its task's events by hand: when the head goes to the caller,
+/// and what the reader's end of the stream does once the task has ended. The task is made but
 /// never resumed, so a cancel that reached it would show in its state.
 final class TransferHandlerTests: XCTestCase {
     private let delegate = SessionDelegate()
@@ -18,6 +18,28 @@ final class TransferHandlerTests: XCTestCase {
     override func tearDown() {
         session.invalidateAndCancel()
         super.tearDown()
+    }
+
+    func testAHeadWithADeclaredLengthGoesWithTheFirstBytes() throws {
+        let (handler, task, heads) = try startedStream()
+        _ = handler.didReceive(response: try response(fields: ["Content-Length": "5"]))
+        delegate.queue.waitUntilAllOperationsAreFinished()
+        XCTAssertEqual(heads.withLock { $0 }, 0, "the head went before the body it declared")
+        handler.didReceive(data: Data("hello".utf8))
+        XCTAssertEqual(heads.withLock { $0 }, 1)
+        handler.didComplete(error: nil)
+        XCTAssertEqual(heads.withLock { $0 }, 1, "the head went twice")
+        XCTAssertEqual(task.state, .suspended)
+    }
+
+    func testAHeadWithoutADeclaredLengthGoesBeforeAnyBody() throws {
+        let (handler, _, heads) = try startedStream()
+        _ = handler.didReceive(response: try response(fields: ["Content-Type": "text/event-stream"]))
+        delegate.queue.waitUntilAllOperationsAreFinished()
+        XCTAssertEqual(heads.withLock { $0 }, 1, "a feed's head waited for its first event")
+        handler.didReceive(data: Data("data: one\n\n".utf8))
+        handler.didComplete(error: nil)
+        XCTAssertEqual(heads.withLock { $0 }, 1, "the head went twice")
     }
 
     func testTheReaderLettingGoOfAnEndedStreamCancelsNothing() throws {

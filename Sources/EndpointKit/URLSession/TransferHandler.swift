@@ -23,6 +23,9 @@ final class TransferHandler: Sendable {
         var stopped = false
         /// The response was complete when Foundation stopped at an authentication challenge.
         var endedAtChallenge = false
+        /// A streamed head waits for its body's first bytes (or its end) before it goes to the
+        /// caller: the body's length was declared, so those bytes come right behind it.
+        var headWaitsForBody = false
         var sent: Int64 = 0
 
         /// The call's file: the opened one once the head has come.
@@ -155,24 +158,26 @@ final class TransferHandler: Sendable {
         if let uploadLength, sent < uploadLength {
             report(TransferProgress(direction: .upload, completedBytes: uploadLength, totalBytes: uploadLength))
         }
-        let refused = state.withLock { state -> (any Error)? in
-            guard !state.stopped else { return nil }
+        let (refused, declared) = state.withLock { state -> ((any Error)?, Bool) in
+            guard !state.stopped else { return (nil, false) }
             state.response = http
             let expected = IncomingBody.expectedLength(
                 contentEncoding: http.value(forHTTPHeaderField: "Content-Encoding"), contentLength: http.value(forHTTPHeaderField: "Content-Length"))
             do {
                 state.incoming = try IncomingBody(head: http, expected: expected, file: state.file, bodyLimit: bodyLimit, url: url)
-                return nil
+                state.headWaitsForBody = streaming != nil && expected != nil
+                return (nil, expected != nil)
             } catch {
-                return error
+                return (error, false)
             }
         }
         // Foundation on Linux ignores a `.cancel` disposition; cancel the task instead.
         if let refused { fail(refused) }
-        if streaming != nil, refused == nil {
-            // The head goes to the caller after what the delegate queue holds already: a small
-            // answer's body and end mostly come with it, and the reader finds them waiting instead
-            // of being woken for each. A task that ends first hands the head over itself.
+        if streaming != nil, refused == nil, !declared {
+            // A body of unknown length (a feed, say) may not come for a while: its head goes to
+            // the caller after what the delegate queue holds already. A small answer's body and
+            // end mostly come with it, and the reader finds them waiting instead of being woken
+            // for each. A task that ends first hands the head over itself.
             delegate.queue.addOperation { [self] in
                 let completion = state.withLock { $0.stopped ? nil : $0.completion.take() }
                 completion?(.success(ReceivedResponse(response: http, body: Data(), fileURL: nil)))
@@ -191,6 +196,13 @@ final class TransferHandler: Sendable {
                 return fail(EndpointKitError.consumerTooSlow(url: url, limit: streaming.limit))
             }
             streaming.chunks.yield(data)
+            // The head that waited for these bytes goes now, with them.
+            let head = state.withLock { state -> (Completion, HTTPURLResponse)? in
+                guard state.headWaitsForBody, !state.stopped, let response = state.response else { return nil }
+                state.headWaitsForBody = false
+                return state.completion.take().map { ($0, response) }
+            }
+            if let (completion, response) = head { completion(.success(ReceivedResponse(response: response, body: Data(), fileURL: nil))) }
             return
         }
         let (report, failure) = state.withLock { state -> (TransferProgress?, (any Error)?) in
