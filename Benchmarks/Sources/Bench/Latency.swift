@@ -23,6 +23,29 @@ enum Latency {
         let get: @Sendable (String) async throws -> Void
     }
 
+    /// Each contender's cell for `path` at `concurrency`, measured over `seconds` in four rounds
+    /// that alternate between the contenders, so that drift in the machine's speed hits every
+    /// contender alike. The order is reversed in the two middle rounds: where a contender runs in
+    /// a round moves its figures (up to 10 % for the second of two AsyncHTTPClient rows sharing
+    /// one `HTTPClient`), and so each contender runs as often early as late. Each keeps the mean
+    /// of its two middle rounds.
+    static func alternating(_ contenders: [Contender], path: String, concurrency: Int, seconds: Double) async throws -> [Cell] {
+        var rounds: [[Cell]] = Array(repeating: [], count: contenders.count)
+        for round in 0..<4 {
+            let order: [Int] = round == 0 || round == 3 ? Array(contenders.indices) : contenders.indices.reversed()
+            for index in order {
+                if round == 0 { _ = try await measure(contenders[index], path: path, concurrency: concurrency, seconds: 0.2) }
+                rounds[index].append(try await measure(contenders[index], path: path, concurrency: concurrency, seconds: seconds / 4))
+            }
+        }
+        return rounds.map { cells in
+            let middle = cells.sorted { $0.requestsPerSecond < $1.requestsPerSecond }[1...2]
+            return Cell(
+                requestsPerSecond: middle.map(\.requestsPerSecond).reduce(0, +) / 2, p50: middle.map(\.p50).reduce(0, +) / 2,
+                p99: middle.map(\.p99).reduce(0, +) / 2)
+        }
+    }
+
     static func measure(_ contender: Contender, path: String, concurrency: Int, seconds: Double) async throws -> Cell {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
         let samples = try await withThrowingTaskGroup(of: [UInt64].self) { group in
@@ -172,8 +195,13 @@ enum Latency {
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let ahcClient = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
-        let contenders = contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
-        print("\nRequests per second and latency (ms), \(seconds) s per cell in 3 alternating rounds (median round);")
+        // BENCH_ROWS=<parts of names, comma-separated>: only those rows (a ratio needs its
+        // baseline among them).
+        let only = ProcessInfo.processInfo.environment["BENCH_ROWS"]?.split(separator: ",")
+        let contenders = contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient).filter { contender in
+            only.map { $0.contains { contender.name.contains($0) } } ?? true
+        }
+        print("\nRequests per second and latency (ms), \(seconds) s per cell in 4 alternating rounds, the middle two in reverse order (mean of the middle two);")
         print("ratios against raw URLSession,")
         print("and for EndpointKit's AsyncHTTPClient rows against raw AsyncHTTPClient")
         print("  body      in flight  client                          req/s   ratio     p50     p99  (goal: URLSessionClient ≥ 0.95)")
@@ -185,17 +213,9 @@ enum Latency {
                 var clientBaseline = 0.0
                 var completionBaseline = 0.0
                 var responseBaseline = 0.0
-                // Rounds alternate between contenders, so drift in the machine's speed during
-                // the run hits every contender alike; each keeps its median round.
-                var rounds: [[Cell]] = Array(repeating: [], count: contenders.count)
-                for round in 0..<3 {
-                    for (index, contender) in contenders.enumerated() {
-                        if round == 0 { _ = try await measure(contender, path: path, concurrency: concurrency, seconds: 0.2) }
-                        rounds[index].append(try await measure(contender, path: path, concurrency: concurrency, seconds: seconds / 3))
-                    }
-                }
+                let cells = try await alternating(contenders, path: path, concurrency: concurrency, seconds: seconds)
                 for (index, contender) in contenders.enumerated() {
-                    let cell = rounds[index].sorted { $0.requestsPerSecond < $1.requestsPerSecond }[1]
+                    let cell = cells[index]
                     let ratio = baseline.map { cell.requestsPerSecond / $0 } ?? 1
                     if baseline == nil { baseline = cell.requestsPerSecond }
                     if contender.name.hasSuffix("data delegate") { delegateBaseline = cell.requestsPerSecond }

@@ -69,19 +69,13 @@ enum OpenAPIRows {
         let contenders = contenders(baseURL: baseURL, httpClient: httpClient).filter { contender in
             !contender.name.hasPrefix("transport ") && only.map { contender.name.contains($0) } ?? true
         }
-        print("\nA generated OpenAPI client on each transport: requests per second, small JSON, \(seconds) s per cell in 3 alternating rounds (median)")
+        print("\nA generated OpenAPI client on each transport: requests per second, small JSON, \(seconds) s per cell in 4 alternating rounds, the middle two in reverse order (mean of the middle two)")
         print("  in flight  transport                              req/s     p50     p99   vs the official transport on the same engine")
         for concurrency in [1, 16, 64] {
-            var rounds: [[Latency.Cell]] = Array(repeating: [], count: contenders.count)
-            for round in 0..<3 {
-                for (index, contender) in contenders.enumerated() {
-                    if round == 0 { _ = try await Latency.measure(contender, path: "json", concurrency: concurrency, seconds: 0.2) }
-                    rounds[index].append(try await Latency.measure(contender, path: "json", concurrency: concurrency, seconds: seconds / 3))
-                }
-            }
+            let cells = try await Latency.alternating(contenders, path: "json", concurrency: concurrency, seconds: seconds)
             var official = 0.0
             for (index, contender) in contenders.enumerated() {
-                let cell = rounds[index].sorted { $0.requestsPerSecond < $1.requestsPerSecond }[1]
+                let cell = cells[index]
                 let versus: String
                 if contender.name.hasPrefix("EndpointKit") {
                     let ratio = cell.requestsPerSecond / max(official, 1)
