@@ -21,9 +21,7 @@ final class TransferHandlerTests: XCTestCase {
     }
 
     func testAHeadWithADeclaredLengthGoesWithTheFirstBytes() throws {
-        let (handler, task, heads) = try startedStream()
-        _ = handler.didReceive(response: try response(fields: ["Content-Length": "5"]))
-        delegate.queue.waitUntilAllOperationsAreFinished()
+        let (handler, task, heads) = try streamWithHead(["Content-Length": "5"])
         XCTAssertEqual(heads.withLock { $0 }, 0, "the head went before the body it declared")
         handler.didReceive(data: Data("hello".utf8))
         XCTAssertEqual(heads.withLock { $0 }, 1)
@@ -33,9 +31,7 @@ final class TransferHandlerTests: XCTestCase {
     }
 
     func testAHeadWithoutADeclaredLengthGoesBeforeAnyBody() throws {
-        let (handler, _, heads) = try startedStream()
-        _ = handler.didReceive(response: try response(fields: ["Content-Type": "text/event-stream"]))
-        delegate.queue.waitUntilAllOperationsAreFinished()
+        let (handler, _, heads) = try streamWithHead(["Content-Type": "text/event-stream"])
         XCTAssertEqual(heads.withLock { $0 }, 1, "a feed's head waited for its first event")
         handler.didReceive(data: Data("data: one\n\n".utf8))
         handler.didComplete(error: nil)
@@ -44,9 +40,7 @@ final class TransferHandlerTests: XCTestCase {
 
     func testTheReaderLettingGoOfAnEndedStreamCancelsNothing() throws {
         for fields in [["Content-Length": "5"], [:]] {
-            let (handler, task, _) = try startedStream()
-            _ = handler.didReceive(response: try response(fields: fields))
-            delegate.queue.waitUntilAllOperationsAreFinished()
+            let (handler, task, _) = try streamWithHead(fields)
             handler.didReceive(data: Data("hello".utf8))
             handler.didComplete(error: nil)
             // What the stream's termination does when its reader lets go.
@@ -57,17 +51,17 @@ final class TransferHandlerTests: XCTestCase {
     }
 
     func testTheReaderLettingGoOfAStreamStillArrivingCancelsItsTask() throws {
-        let (handler, task, _) = try startedStream()
-        _ = handler.didReceive(response: try response(fields: ["Content-Length": "10"]))
+        let (handler, task, _) = try streamWithHead(["Content-Length": "10"])
         handler.didReceive(data: Data("hello".utf8))
         handler.cancel()
         delegate.queue.waitUntilAllOperationsAreFinished()
         XCTAssertNotEqual(task.state, .suspended, "the task of an unfinished stream was left running")
     }
 
-    /// A streamed call's handler, started with a task that is never resumed, and how many times
-    /// its head has gone to the caller.
-    private func startedStream() throws -> (TransferHandler, URLSessionTask, Locked<Int>) {
+    /// A streamed call's handler, started with a task that is never resumed and handed a head
+    /// with `fields` (what the delegate queue then held has run), and how many times that head
+    /// has gone to the caller.
+    private func streamWithHead(_ fields: [String: String]) throws -> (TransferHandler, URLSessionTask, Locked<Int>) {
         let url = try XCTUnwrap(url)
         let outgoing = Outgoing(request: URLRequest(url: url))
         let (_, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
@@ -80,10 +74,9 @@ final class TransferHandlerTests: XCTestCase {
         }
         let task = session.dataTask(with: url)
         XCTAssertTrue(handler.start(task))
+        let head = try XCTUnwrap(HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: fields))
+        _ = handler.didReceive(response: head)
+        delegate.queue.waitUntilAllOperationsAreFinished()
         return (handler, task, heads)
-    }
-
-    private func response(fields: [String: String]) throws -> HTTPURLResponse {
-        try XCTUnwrap(HTTPURLResponse(url: try XCTUnwrap(url), statusCode: 200, httpVersion: "HTTP/1.1", headerFields: fields))
     }
 }
