@@ -162,6 +162,25 @@ final class URLSessionClientTests: ServerTestCase {
         client.invalidate()
     }
 
+    /// Invalidating with `cancellingTasks` ends the calls in flight at once, with the transport's
+    /// cancellation, and closes their connections; each call's task is cancelled on the
+    /// session's delegate queue (not from the calling thread, where Foundation on Linux can
+    /// crash when a cancel meets the task's completion).
+    func testInvalidatingWithCancelEndsTheCallsInFlight() async throws {
+        let (client, server) = (try XCTUnwrap(client), try XCTUnwrap(server))
+        let calls = (0..<3).map { _ in Task { try await client.request(SlowEndpoint(seconds: 10)) } }
+        let arrived = await waitUntil(timeout: 5) { server.requests.filter { $0.path == "/slow" }.count == 3 }
+        XCTAssertTrue(arrived, "the calls did not reach the server")
+        let start = Date()
+        client.invalidate(cancellingTasks: true)
+        for call in calls {
+            await expectTransportFailure(name: "invalidated", .cancelled) { try await call.value }
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5, "the calls waited for their answers")
+        let closed = await server.waitForDisconnect(of: "/slow", count: 3)
+        XCTAssertTrue(closed, "the server still holds the connections")
+    }
+
     #if canImport(FoundationNetworking)
         /// Foundation on Linux refuses a URL whose host is an IPv6 address before sending
         /// (swift-corelibs-foundation#5496): the error says so in words, not "error -1000".

@@ -37,6 +37,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// (`TaskRegistry.swift: Trying to access a behaviour for a task that in not in the
     /// registry`). Completion is delivered in one operation on this serial queue, so a cancel
     /// enqueued here runs wholly before it or wholly after it (when `cancel()` does nothing).
+    /// Foundation's own `invalidateAndCancel()` cancels from the calling thread; the client does
+    /// not use it.
     func cancel(_ task: URLSessionTask) {
         queue.addOperation { task.cancel() }
     }

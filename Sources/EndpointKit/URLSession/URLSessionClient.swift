@@ -178,10 +178,15 @@ open class URLSessionClient: Client, @unchecked Sendable {
     public final func invalidate(cancellingTasks: Bool = false) {
         guard delegate.invalidate() else { return }
         if cancellingTasks {
-            session.invalidateAndCancel()
-        } else {
-            session.finishTasksAndInvalidate()
+            // Not `invalidateAndCancel()`: on Linux it cancels each task from the calling thread,
+            // where a cancel can race the task's completion and crash the process (see
+            // `SessionDelegate.cancel(_:)`). The tasks Foundation lists come to the delegate
+            // queue, and are cancelled there.
+            session.getAllTasks { tasks in
+                for task in tasks { task.cancel() }
+            }
         }
+        session.finishTasksAndInvalidate()
     }
 
     /// Stops the client as ``invalidate(cancellingTasks:)`` does, letting the calls in flight
