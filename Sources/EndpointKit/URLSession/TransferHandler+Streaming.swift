@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 extension TransferHandler {
     /// Where a streamed body goes: the chunks the reader iterates, and the bytes waiting for
     /// it (Foundation cannot pause a transfer, so a slow reader has a limit).
@@ -7,5 +11,38 @@ extension TransferHandler {
         let chunks: AsyncThrowingStream<Data, any Error>.Continuation
         let waiting: Locked<Int>
         let limit: Int
+    }
+
+    /// A chunk of a streamed body: to the reader, unless too many bytes wait for it already; a
+    /// head that waited for the body goes with its first chunk.
+    func stream(_ data: Data, to streaming: Streaming) {
+        let waiting = streaming.waiting.withLock { waiting in
+            waiting += data.count
+            return waiting
+        }
+        guard waiting <= streaming.limit else {
+            return fail(EndpointKitError.consumerTooSlow(url: url, limit: streaming.limit))
+        }
+        streaming.chunks.yield(data)
+        let head = state.withLock { state -> (Completion, HTTPURLResponse)? in
+            guard state.headWaitsForBody, !state.stopped, let response = state.response else { return nil }
+            state.headWaitsForBody = false
+            return state.completion.take().map { ($0, response) }
+        }
+        if let (completion, response) = head { completion(.success(ReceivedResponse(response: response, body: Data(), fileURL: nil))) }
+    }
+
+    /// The end of a streamed task: its head (if it has not gone) or its failure to the caller,
+    /// then the end of the body to the reader.
+    func endStream(_ streaming: Streaming, response: HTTPURLResponse?, failure: (any Error)?) {
+        finish(failure.map { .failure($0) } ?? (response.map { .success(ReceivedResponse(response: $0, body: Data(), fileURL: nil)) } ?? .failure(EndpointKitError.invalidResponse(url: url))))
+        // When the head went earlier, `finish` had no completion left and did not mark the task
+        // ended: it has, so the reader's end of the stream has no task to cancel.
+        state.withLock { _ = $0.lifecycle.finish() }
+        if let failure {
+            streaming.chunks.finish(throwing: failure)
+        } else {
+            streaming.chunks.finish()
+        }
     }
 }

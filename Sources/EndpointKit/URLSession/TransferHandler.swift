@@ -9,7 +9,7 @@ import Foundation
 final class TransferHandler: Sendable {
     typealias Completion = @Sendable (Result<ReceivedResponse, any Error>) -> Void
 
-    private struct State {
+    struct State {
         var lifecycle = TaskLifecycle()
         var completion: Completion?
         var response: HTTPURLResponse?
@@ -32,7 +32,7 @@ final class TransferHandler: Sendable {
         var callFile: DownloadFile? { incoming?.file ?? file }
     }
 
-    private let state: Locked<State>
+    let state: Locked<State>
     /// Where a download's bytes are written, off the delegate queue, which then only copies
     /// them: on Linux Foundation hands every chunk to that queue as fast as the socket
     /// delivers, so any work done there lets chunks pile up in memory.
@@ -44,7 +44,7 @@ final class TransferHandler: Sendable {
         var queued = 0
         var failure: (any Error)?
     }
-    private let url: URL?
+    let url: URL?
     private let delegate: SessionDelegate
     private let uploadLength: Int64?
     private let bodyLimit: Int
@@ -187,24 +187,7 @@ final class TransferHandler: Sendable {
     }
 
     func didReceive(data: Data) {
-        if let streaming {
-            let waiting = streaming.waiting.withLock { waiting in
-                waiting += data.count
-                return waiting
-            }
-            guard waiting <= streaming.limit else {
-                return fail(EndpointKitError.consumerTooSlow(url: url, limit: streaming.limit))
-            }
-            streaming.chunks.yield(data)
-            // The head that waited for these bytes goes now, with them.
-            let head = state.withLock { state -> (Completion, HTTPURLResponse)? in
-                guard state.headWaitsForBody, !state.stopped, let response = state.response else { return nil }
-                state.headWaitsForBody = false
-                return state.completion.take().map { ($0, response) }
-            }
-            if let (completion, response) = head { completion(.success(ReceivedResponse(response: response, body: Data(), fileURL: nil))) }
-            return
-        }
+        if let streaming { return stream(data, to: streaming) }
         let (report, failure) = state.withLock { state -> (TransferProgress?, (any Error)?) in
             guard !state.stopped, state.incoming != nil else { return (nil, nil) }
             if state.incoming?.handle != nil, let error = writes.withLock({ $0.failure }) { return (nil, error) }
@@ -241,19 +224,7 @@ final class TransferHandler: Sendable {
         }
         guard let (response, incoming, file, error) = ended else { return }
         let handle = incoming?.handle
-        if let streaming {
-            let failure = error.map(transportError)
-            finish(failure.map { .failure($0) } ?? (response.map { .success(ReceivedResponse(response: $0, body: Data(), fileURL: nil)) } ?? .failure(EndpointKitError.invalidResponse(url: url))))
-            // When the head went earlier, `finish` had no completion left and did not mark the
-            // task ended: it has, so the reader's end of the stream has no task to cancel.
-            state.withLock { _ = $0.lifecycle.finish() }
-            if let failure {
-                streaming.chunks.finish(throwing: failure)
-            } else {
-                streaming.chunks.finish()
-            }
-            return
-        }
+        if let streaming { return endStream(streaming, response: response, failure: error.map(transportError)) }
         writer?.sync {}
         let failure = writes.withLock { $0.failure }
         try? handle?.close()
