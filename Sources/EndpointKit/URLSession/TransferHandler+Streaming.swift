@@ -24,9 +24,17 @@ extension TransferHandler {
             return fail(EndpointKitError.consumerTooSlow(url: url, limit: streaming.limit))
         }
         streaming.chunks.yield(data)
+        handOverHead { state in
+            defer { state.headWaitsForBody = false }
+            return state.headWaitsForBody
+        }
+    }
+
+    /// Hands the streamed head to the caller, unless it has gone already, the call has
+    /// stopped, or `due` says it is not time yet.
+    func handOverHead(when due: (inout State) -> Bool = { _ in true }) {
         let head = state.withLock { state -> (Completion, HTTPURLResponse)? in
-            guard state.headWaitsForBody, !state.stopped, let response = state.response else { return nil }
-            state.headWaitsForBody = false
+            guard !state.stopped, due(&state), let response = state.response else { return nil }
             return state.completion.take().map { ($0, response) }
         }
         if let (completion, response) = head { completion(.success(ReceivedResponse(response: response, body: Data(), fileURL: nil))) }

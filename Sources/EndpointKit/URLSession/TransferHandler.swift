@@ -158,7 +158,7 @@ final class TransferHandler: Sendable {
         if let uploadLength, sent < uploadLength {
             report(TransferProgress(direction: .upload, completedBytes: uploadLength, totalBytes: uploadLength))
         }
-        let (refused, declared) = state.withLock { state -> ((any Error)?, Bool) in
+        let (refused, waits) = state.withLock { state -> ((any Error)?, Bool) in
             guard !state.stopped else { return (nil, false) }
             state.response = http
             let expected = IncomingBody.expectedLength(
@@ -166,22 +166,19 @@ final class TransferHandler: Sendable {
             do {
                 state.incoming = try IncomingBody(head: http, expected: expected, file: state.file, bodyLimit: bodyLimit, url: url)
                 state.headWaitsForBody = streaming != nil && expected != nil
-                return (nil, expected != nil)
+                return (nil, state.headWaitsForBody)
             } catch {
                 return (error, false)
             }
         }
         // Foundation on Linux ignores a `.cancel` disposition; cancel the task instead.
         if let refused { fail(refused) }
-        if streaming != nil, refused == nil, !declared {
+        if streaming != nil, refused == nil, !waits {
             // A body of unknown length (a feed, say) may not come for a while: its head goes to
             // the caller after what the delegate queue holds already. A small answer's body and
             // end mostly come with it, and the reader finds them waiting instead of being woken
             // for each. A task that ends first hands the head over itself.
-            delegate.queue.addOperation { [self] in
-                let completion = state.withLock { $0.stopped ? nil : $0.completion.take() }
-                completion?(.success(ReceivedResponse(response: http, body: Data(), fileURL: nil)))
-            }
+            delegate.queue.addOperation { [self] in handOverHead() }
         }
         return .allow
     }
