@@ -14,6 +14,20 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*"; }
 
+# Runs a test command under Thread Sanitizer. When it fails, TSan's reports are printed again
+# at the end, so that the last lines of a CI log (often all that is kept) show the race.
+sanitized() {
+  local log status=0
+  log=$(mktemp)
+  "$@" 2>&1 | tee "$log" || status=$?
+  if [ "$status" -ne 0 ]; then
+    printf '\n== Thread Sanitizer reports of the run above (exit %s)\n' "$status"
+    awk '/^WARNING: ThreadSanitizer/,/^SUMMARY: ThreadSanitizer/' "$log"
+  fi
+  rm -f "$log"
+  return "$status"
+}
+
 # A known false positive of the Swift runtime under Thread Sanitizer; see the file.
 export TSAN_OPTIONS="suppressions=$PWD/Scripts/tsan-suppressions.txt${TSAN_OPTIONS:+ $TSAN_OPTIONS}"
 
@@ -25,7 +39,7 @@ step "EndpointKit: tests"
 swift test
 
 step "EndpointKit: tests under Thread Sanitizer"
-swift test --sanitize=thread --scratch-path .build-tsan
+sanitized swift test --sanitize=thread --scratch-path .build-tsan
 
 step "EndpointKit: documentation (DocC), warnings as errors"
 ./Scripts/docs.sh
@@ -41,7 +55,7 @@ done
 # The server client and the monitors are where concurrency is heaviest.
 for package in EndpointKitAsyncHTTPClient EndpointKitTelemetry EndpointKitCombine; do
   step "$package: tests under Thread Sanitizer"
-  swift test --package-path "$package" --sanitize=thread --scratch-path "$package/.build-tsan"
+  sanitized swift test --package-path "$package" --sanitize=thread --scratch-path "$package/.build-tsan"
 done
 
 step "Benchmarks: build (run them with: swift run -c release --package-path Benchmarks Bench)"
