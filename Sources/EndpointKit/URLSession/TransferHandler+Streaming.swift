@@ -24,17 +24,15 @@ extension TransferHandler {
             return fail(EndpointKitError.consumerTooSlow(url: url, limit: streaming.limit))
         }
         streaming.chunks.yield(data)
-        handOverHead { state in
-            defer { state.headWaitsForBody = false }
-            return state.headWaitsForBody
-        }
+        handOverHead(onlyIfWaiting: true)
     }
 
-    /// Hands the streamed head to the caller, unless it has gone already, the call has
-    /// stopped, or `due` says it is not time yet.
-    func handOverHead(when due: (inout State) -> Bool = { _ in true }) {
+    /// Hands the streamed head to the caller, unless it has gone already or the call has
+    /// stopped; `onlyIfWaiting`: only a head that waits for its body's first bytes.
+    func handOverHead(onlyIfWaiting: Bool = false) {
         let head = state.withLock { state -> (Completion, HTTPURLResponse)? in
-            guard !state.stopped, due(&state), let response = state.response else { return nil }
+            guard !state.stopped, state.headWaitsForBody || !onlyIfWaiting, let response = state.response else { return nil }
+            state.headWaitsForBody = false
             return state.completion.take().map { ($0, response) }
         }
         if let (completion, response) = head { completion(.success(ReceivedResponse(response: response, body: Data(), fileURL: nil))) }
