@@ -3,6 +3,7 @@ import EndpointKit
 import EndpointKitAsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -115,11 +116,7 @@ enum Latency {
                 let address = baseURL.absoluteString + "/" + path
                 let response = try await httpClient.execute(HTTPClientRequest(url: address), timeout: .seconds(30))
                 let body = try await response.body.collect(upTo: 16 << 20)
-                var fields = [String: String](minimumCapacity: response.headers.count)
-                for header in response.headers { fields[header.name] = header.value }
-                let head = URL(string: address).flatMap { url in
-                    HTTPURLResponse(url: url, statusCode: Int(response.status.code), httpVersion: "HTTP/1.1", headerFields: fields)
-                }
+                let head = URL(string: address).flatMap { foundationResponse(response.status, response.headers, url: $0) }
                 precondition(body.readableBytes > 0 && head != nil)
             },
             Contender(name: "AsyncHTTPClientClient async") { path in
@@ -132,12 +129,18 @@ enum Latency {
     /// Bodies read as they arrive (the path of streams and of generated OpenAPI clients), for
     /// `hammer` and profilers.
     static func streamed(baseURL: URL, httpClient: HTTPClient, ahcClient: AsyncHTTPClientClient) -> [Contender] {
-        [
+        let client = URLSessionClient(baseURL: baseURL)
+        return [
             Contender(name: "raw AHC streamed") { path in
                 let response = try await httpClient.execute(
                     HTTPClientRequest(url: baseURL.absoluteString + "/" + path), timeout: .seconds(30))
                 var bytes = 0
                 for try await buffer in response.body { bytes += buffer.readableBytes }
+                precondition(bytes > 0)
+            },
+            Contender(name: "URLSessionClient stream") { path in
+                var bytes = 0
+                for try await chunk in try await client.stream(RawBytes(path: path)) { bytes += chunk.count }
                 precondition(bytes > 0)
             },
             Contender(name: "AsyncHTTPClientClient stream") { path in
@@ -146,6 +149,35 @@ enum Latency {
                 precondition(bytes > 0)
             },
         ]
+    }
+
+    /// AsyncHTTPClient's delegate API, which `AsyncHTTPClientClient` receives through, with
+    /// AsyncHTTPClient's own body-collecting delegate, plus the Foundation response: called from
+    /// this module, as EndpointKit's package calls it (unspecialised), and through the future
+    /// API, whose call is specialised inside AsyncHTTPClient. For `hammer` and profilers: the
+    /// client's cost over the API it is built on.
+    static func delegateAPI(baseURL: URL, httpClient: HTTPClient) -> [Contender] {
+        [
+            Contender(name: "raw AHC delegate API + HTTPURLResponse") { path in
+                let request = try HTTPClient.Request(url: baseURL.absoluteString + "/" + path)
+                let response = try await httpClient.execute(
+                    request: request, delegate: ResponseAccumulator(request: request), eventLoop: .indifferent, deadline: nil, logger: nil
+                ).get()
+                precondition(foundationResponse(response.status, response.headers, url: request.url) != nil && (response.body?.readableBytes ?? 0) > 0)
+            },
+            Contender(name: "raw AHC future API + HTTPURLResponse") { path in
+                let request = try HTTPClient.Request(url: baseURL.absoluteString + "/" + path)
+                let response = try await httpClient.execute(request: request, eventLoop: .indifferent, deadline: nil, logger: nil).get()
+                precondition(foundationResponse(response.status, response.headers, url: request.url) != nil && (response.body?.readableBytes ?? 0) > 0)
+            },
+        ]
+    }
+
+    /// The Foundation response the Endpoint API hands around, as the raw rows build it.
+    private static func foundationResponse(_ status: HTTPResponseStatus, _ headers: HTTPHeaders, url: URL) -> HTTPURLResponse? {
+        var fields = [String: String](minimumCapacity: headers.count)
+        for header in headers { fields[header.name] = header.value }
+        return HTTPURLResponse(url: url, statusCode: Int(status.code), httpVersion: "HTTP/1.1", headerFields: fields)
     }
 
     /// `count` small GETs in a row with the contender whose name starts with `client`.
@@ -176,7 +208,7 @@ enum Latency {
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let ahcClient = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
         guard let contender = (contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient) + streamed(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
-            + OpenAPIRows.contenders(baseURL: baseURL, httpClient: httpClient))
+            + delegateAPI(baseURL: baseURL, httpClient: httpClient) + OpenAPIRows.contenders(baseURL: baseURL, httpClient: httpClient))
             .first(where: { $0.name.lowercased().hasPrefix(name.lowercased()) })
         else { return print("no client named \(name)") }
         var usage = rusage()

@@ -3,7 +3,10 @@ import Foundation
 // bench [--quick]                         the full table
 // bench loop CLIENT COUNT                 COUNT small GETs in a row with one client (for profilers)
 // bench hammer CLIENT SECONDS CONCURRENCY  small GETs at a concurrency: req/s and CPU µs per request
-//                                          (loop and hammer: BENCH_PATH="bytes?count=1048576" for 1 MB)
+//                                          (loop and hammer: BENCH_PATH="bytes?count=1048576" for 1 MB;
+//                                          hammer also knows "raw AHC delegate API + HTTPURLResponse",
+//                                          "raw AHC future API + HTTPURLResponse", the streams and
+//                                          the OpenAPI rows)
 // bench latency | memory | allocations | cancellation | cache   one section of the table
 // bench openapi [--quick]                a generated OpenAPI client on each transport
 // bench overload [--quick]               a fleet of client processes against a failing dependency
