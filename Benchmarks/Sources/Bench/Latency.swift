@@ -151,26 +151,31 @@ enum Latency {
         ]
     }
 
-    /// AsyncHTTPClient's delegate API, which `AsyncHTTPClientClient` receives through, with
-    /// AsyncHTTPClient's own body-collecting delegate, plus the Foundation response: called from
-    /// this module, as EndpointKit's package calls it (unspecialised), and through the future
-    /// API, whose call is specialised inside AsyncHTTPClient. For `hammer` and profilers: the
-    /// client's cost over the API it is built on.
+    /// AsyncHTTPClient's delegate API, which `AsyncHTTPClientClient` receives through, with its
+    /// own body-collecting delegate and a Foundation response built: called from this module
+    /// (unspecialised, as from EndpointKit's package), and through the future API (specialised
+    /// inside AsyncHTTPClient). For `hammer`: a client's cost over the API it is built on.
     static func delegateAPI(baseURL: URL, httpClient: HTTPClient) -> [Contender] {
         [
             Contender(name: "raw AHC delegate API + HTTPURLResponse") { path in
                 let request = try HTTPClient.Request(url: baseURL.absoluteString + "/" + path)
+                let accumulator = ResponseAccumulator(request: request)
                 let response = try await httpClient.execute(
-                    request: request, delegate: ResponseAccumulator(request: request), eventLoop: .indifferent, deadline: nil, logger: nil
+                    request: request, delegate: accumulator, eventLoop: .indifferent, deadline: nil, logger: nil
                 ).get()
-                precondition(foundationResponse(response.status, response.headers, url: request.url) != nil && (response.body?.readableBytes ?? 0) > 0)
+                precondition(answered(response, url: request.url))
             },
             Contender(name: "raw AHC future API + HTTPURLResponse") { path in
                 let request = try HTTPClient.Request(url: baseURL.absoluteString + "/" + path)
                 let response = try await httpClient.execute(request: request, eventLoop: .indifferent, deadline: nil, logger: nil).get()
-                precondition(foundationResponse(response.status, response.headers, url: request.url) != nil && (response.body?.readableBytes ?? 0) > 0)
+                precondition(answered(response, url: request.url))
             },
         ]
+    }
+
+    /// Whether `response` has a body, once its Foundation response is built.
+    private static func answered(_ response: HTTPClient.Response, url: URL) -> Bool {
+        foundationResponse(response.status, response.headers, url: url) != nil && (response.body?.readableBytes ?? 0) > 0
     }
 
     /// The Foundation response the Endpoint API hands around, as the raw rows build it.
