@@ -195,6 +195,41 @@ final class URLSessionClientTests: ServerTestCase {
         }
     #endif
 
+    /// The configuration's cookie storage keeps what a response sets, and the next call sends
+    /// it back; a configuration that neither sends nor accepts cookies sends none. On Linux
+    /// the client itself keeps them, and Foundation's own reading of every header line is off.
+    func testTheConfigurationsCookieStorageKeepsAndSendsCookies() async throws {
+        let storage = HTTPCookieStorage.shared
+        let forget = {
+            for cookie in storage.cookies(for: self.server.baseURL) ?? [] { storage.deleteCookie(cookie) }
+        }
+        forget()
+        defer { forget() }
+        let configuration = URLSessionConfiguration.endpointKitDefault
+        configuration.httpCookieStorage = storage
+        let keeping = URLSessionClient(baseURL: server.baseURL, configuration: configuration)
+        defer { keeping.invalidate() }
+        _ = try await keeping.request(EchoEndpoint(path: "cookies/set", query: [URLQueryItem(name: "session", value: "c1")]))
+        let later = try await keeping.request(EchoEndpoint())
+        XCTAssertEqual(later.headers["cookie"], "session=c1")
+        XCTAssertEqual(storage.cookies(for: server.baseURL)?.map(\.value), ["c1"])
+        #if canImport(FoundationNetworking)
+            XCTAssertNil(keeping.session.configuration.httpCookieStorage)
+            XCTAssertEqual(keeping.session.configuration.httpCookieAcceptPolicy, .never)
+        #endif
+
+        let off = URLSessionConfiguration.endpointKitDefault
+        off.httpCookieStorage = storage
+        off.httpShouldSetCookies = false
+        off.httpCookieAcceptPolicy = .never
+        let ignoring = URLSessionClient(baseURL: server.baseURL, configuration: off)
+        defer { ignoring.invalidate() }
+        _ = try await ignoring.request(EchoEndpoint(path: "cookies/set", query: [URLQueryItem(name: "theme", value: "dark")]))
+        let unsent = try await ignoring.request(EchoEndpoint())
+        XCTAssertNil(unsent.headers["cookie"])
+        XCTAssertEqual(storage.cookies(for: server.baseURL)?.map(\.value), ["c1"])
+    }
+
     func testCompletionRunsOnTheGivenQueue() async throws {
         let queue = DispatchQueue(label: "test.completion")
         let key = DispatchSpecificKey<Int>()

@@ -4,9 +4,10 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Where a ``CookieStore`` that is not Foundation's own meets each request `URLSessionClient`
-/// sends (every attempt and redirect): its cookies are added to the request, and those the
-/// answer sets are kept. (An `HTTPCookieStorage` is handed to the session instead.)
+/// Where a ``CookieStore`` meets each request `URLSessionClient` sends (every attempt and
+/// redirect): its cookies are added to the request, and those the answer sets are kept. Every
+/// store on Linux; elsewhere an `HTTPCookieStorage` is handed to the session instead (see
+/// `URLSessionClient.cookiesKeptByTheClient(_:configuration:)`).
 struct CookieTransport: Transport {
     let store: any CookieStore
     let transport: any Transport

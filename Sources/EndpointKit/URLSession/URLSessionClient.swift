@@ -99,15 +99,15 @@ open class URLSessionClient: Client, @unchecked Sendable {
         // that lands during that lookup crashes the process (TaskRegistry.swift:118, seen within
         // 10,000 random cancellations): URLCache is always off there. Elsewhere it is off when
         // an HTTPCache answers instead.
-        let configuration = Self.session(configuration, cache: cache, cookies: cookieStorage)
+        let cookies = Self.cookiesKeptByTheClient(cookieStorage, configuration: configuration)
+        let configuration = Self.session(configuration, cache: cache, cookies: cookieStorage, keptByTheClient: cookies != nil)
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegate.queue)
         self.session = session
         let transport = URLSessionTransport(session: session, delegate: delegate)
-        let foreignCookies = cookieStorage.flatMap { $0 is HTTPCookieStorage ? nil : $0 }
         self.pipeline = Pipeline(
             requestAdapter: requestAdapter, responseObserver: responseObserver, monitors: monitors,
             retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, cache: cache, overload: overload,
-            transport: foreignCookies.map { CookieTransport(store: $0, transport: transport) } ?? transport)
+            transport: cookies.map { CookieTransport(store: $0, transport: transport) } ?? transport)
     }
 
     /// Creates a client from a configuration shared with the AsyncHTTPClient-backed client;
@@ -146,10 +146,11 @@ open class URLSessionClient: Client, @unchecked Sendable {
     }
 
     /// A copy of `configuration` for the session: without a `URLCache` on Linux, or when an
-    /// `HTTPCache` replaces it; with `cookies` when they are Foundation's storage, and without
-    /// Foundation's cookie handling when another store keeps them.
+    /// `HTTPCache` replaces it; with `cookies` when they are Foundation's storage and the
+    /// session keeps them, and without Foundation's cookie handling when the client keeps them
+    /// (`keptByTheClient`) or there is no storage.
     private static func session(
-        _ configuration: URLSessionConfiguration, cache: HTTPCache?, cookies: (any CookieStore)?
+        _ configuration: URLSessionConfiguration, cache: HTTPCache?, cookies: (any CookieStore)?, keptByTheClient: Bool
     ) -> URLSessionConfiguration {
         let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         #if canImport(FoundationNetworking)
@@ -157,11 +158,15 @@ open class URLSessionClient: Client, @unchecked Sendable {
         #else
             if cache != nil { copy.urlCache = nil }
         #endif
-        if let storage = cookies as? HTTPCookieStorage {
+        if !keptByTheClient, let storage = cookies as? HTTPCookieStorage {
             copy.httpCookieStorage = storage
-        } else if cookies != nil {
+        }
+        if keptByTheClient || copy.httpCookieStorage == nil {
+            // `.never` too: without it Foundation on Linux still reads every header line for
+            // cookies, and drops them.
             copy.httpCookieStorage = nil
             copy.httpShouldSetCookies = false
+            copy.httpCookieAcceptPolicy = .never
         }
         return copy
     }
