@@ -41,6 +41,22 @@ final class ResponseStreamTests: ServerTestCase {
         XCTAssertEqual(observed.calls.count, 1)
     }
 
+    /// A body of declared length ends for its reader once all of it has come, and its
+    /// connection goes back to the pool: answers streamed one after another, each read to its
+    /// end, small (one chunk) and larger (many), all take one connection.
+    func testStreamsOfADeclaredLengthEndWholeAndKeepTheirConnection() async throws {
+        for count in [1_000, 1_000, 300_000, 1_000, 300_000, 1] {
+            var bytes = 0
+            for try await chunk in try await client.stream(PathEndpoint(path: "bytes", query: [.init(name: "count", value: "\(count)")])) {
+                bytes += chunk.count
+            }
+            XCTAssertEqual(bytes, count)
+        }
+        XCTAssertEqual(server.log.withLock { $0.connections }, 1)
+        XCTAssertEqual(server.disconnects, [])
+        XCTAssertEqual(observed.calls.count, 6)
+    }
+
     func testLeavingTheLoopEarlyClosesTheConnection() async throws {
         var count = 0
         for try await _ in try await client.stream(PathEndpoint(path: "endless")).lines {

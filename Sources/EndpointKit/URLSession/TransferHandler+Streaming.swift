@@ -14,7 +14,9 @@ extension TransferHandler {
     }
 
     /// A chunk of a streamed body: to the reader, unless too many bytes wait for it already; a
-    /// head that waited for the body goes with its first chunk.
+    /// head that waited for the body goes with its first chunk. A body whose declared length
+    /// has all come ends with its last chunk: the reader finds the end with the bytes, instead
+    /// of being woken again for the task's end.
     func stream(_ data: Data, to streaming: Streaming) {
         let waiting = streaming.waiting.withLock { waiting in
             waiting += data.count
@@ -24,6 +26,11 @@ extension TransferHandler {
             return fail(EndpointKitError.consumerTooSlow(url: url, limit: streaming.limit))
         }
         streaming.chunks.yield(data)
+        let whole = state.withLock { state in
+            state.streamed += Int64(data.count)
+            return state.streamed == state.incoming?.total
+        }
+        if whole { streaming.chunks.finish() }
         handOverHead(onlyIfWaiting: true)
     }
 

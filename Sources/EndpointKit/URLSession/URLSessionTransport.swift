@@ -84,8 +84,11 @@ extension URLSessionTransport {
         let handler = TransferHandler(
             outgoing: outgoing, file: nil, bodyLimit: .max, delegate: delegate, progress: nil,
             streaming: .init(chunks: continuation, waiting: waiting, limit: Self.streamBufferLimit))
-        continuation.onTermination = { _ in
-            handler.cancel()
+        continuation.onTermination = { termination in
+            // A reader that stops early cancels the task. A finished body needs no cancel: its
+            // task has ended, or all of its declared length has come (and the connection goes
+            // back to the pool).
+            if case .cancelled = termination { handler.cancel() }
             if let bodyFile { try? FileManager.default.removeItem(at: bodyFile) }
         }
         let head: ReceivedResponse
