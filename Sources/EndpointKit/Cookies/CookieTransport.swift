@@ -7,7 +7,7 @@ import Foundation
 /// Where a ``CookieStore`` meets each request `URLSessionClient` sends (every attempt and
 /// redirect): its cookies are added to the request, and those the answer sets are kept. Every
 /// store on Linux; elsewhere an `HTTPCookieStorage` is handed to the session instead (see
-/// `URLSessionClient.cookiesKeptByTheClient(_:configuration:)`).
+/// `URLSessionClient.cookieStoreKeptByTheClient(_:settingUp:)`).
 struct CookieTransport: Transport {
     let store: any CookieStore
     let transport: any Transport

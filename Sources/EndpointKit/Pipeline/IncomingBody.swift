@@ -62,6 +62,13 @@ import Foundation
         return pending
     }
 
+    /// Counts `count` bytes that went on to a reader (a streamed body, which is not kept):
+    /// whether the body's declared length has now all come.
+    public mutating func pass(_ count: Int) -> Bool {
+        received += Int64(count)
+        return received == total
+    }
+
     /// Takes out the bytes not written yet: the last write, or, after a failure, the prefix
     /// that arrived before it (valid to resume after).
     public mutating func takePending() -> Data {

@@ -26,10 +26,7 @@ extension TransferHandler {
             return fail(EndpointKitError.consumerTooSlow(url: url, limit: streaming.limit))
         }
         streaming.chunks.yield(data)
-        let whole = state.withLock { state in
-            state.streamed += Int64(data.count)
-            return state.streamed == state.incoming?.total
-        }
+        let whole = state.withLock { $0.incoming?.pass(data.count) ?? false }
         if whole { streaming.chunks.finish() }
         handOverHead(onlyIfWaiting: true)
     }

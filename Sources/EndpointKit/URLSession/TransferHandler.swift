@@ -26,8 +26,6 @@ final class TransferHandler: Sendable {
         /// A streamed head waits for its body's first bytes (or its end) before it goes to the
         /// caller: the body's length was declared, so those bytes come right behind it.
         var headWaitsForBody = false
-        /// The bytes of a streamed body so far.
-        var streamed: Int64 = 0
         var sent: Int64 = 0
 
         /// The call's file: the opened one once the head has come.

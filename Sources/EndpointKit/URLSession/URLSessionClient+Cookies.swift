@@ -5,23 +5,35 @@ import Foundation
 #endif
 
 extension URLSessionClient {
-    /// The cookie store the client keeps cookies in itself, through ``CookieTransport``, or
-    /// `nil` when the session does (or nothing does): `storage` when it is not Foundation's.
+    /// Sets up the cookie handling of `session` (the client's copy of its configuration) and
+    /// returns the store the client keeps cookies in itself, through ``CookieTransport``, or
+    /// `nil` when the session does (or nothing does).
     ///
-    /// On Linux always the client, with `storage` or else the configuration's own storage when
-    /// the configuration both sends and accepts cookies (as by default). Foundation there reads
-    /// every line of every response head for cookies, through `NSString`, on the queue that
-    /// runs all of a session's transfers: a large part of a small GET's CPU (measured in the
-    /// Linux notes). The client reads only the `Set-Cookie` fields, once a response.
-    static func cookiesKeptByTheClient(
-        _ storage: (any CookieStore)?, configuration: URLSessionConfiguration
+    /// `storage`, when given, replaces the configuration's. Elsewhere than on Linux an
+    /// `HTTPCookieStorage` goes to the session, and any other store to the client. On Linux
+    /// every store goes to the client: the given one, or else the configuration's own when it
+    /// both sends and accepts cookies (as by default). Foundation there reads every line of
+    /// every response head for cookies, through `NSString`, on the queue that runs all of a
+    /// session's transfers: a large part of a small GET's CPU (measured in the Linux notes).
+    /// The client reads only the `Set-Cookie` fields, once a response. Whenever the session
+    /// keeps no cookies, its cookie handling is off, `.never` included: without it Foundation on
+    /// Linux still reads every line, and drops what it finds.
+    static func cookieStoreKeptByTheClient(
+        _ storage: (any CookieStore)?, settingUp session: URLSessionConfiguration
     ) -> (any CookieStore)? {
         #if canImport(FoundationNetworking)
-            if let storage { return storage }
-            guard configuration.httpShouldSetCookies, configuration.httpCookieAcceptPolicy != .never else { return nil }
-            return configuration.httpCookieStorage
+            let kept =
+                storage
+                ?? (session.httpShouldSetCookies && session.httpCookieAcceptPolicy != .never ? session.httpCookieStorage : nil)
         #else
-            return storage is HTTPCookieStorage ? nil : storage
+            var kept = storage
+            if let foundation = storage as? HTTPCookieStorage { (session.httpCookieStorage, kept) = (foundation, nil) }
         #endif
+        if kept != nil || session.httpCookieStorage == nil {
+            session.httpCookieStorage = nil
+            session.httpShouldSetCookies = false
+            session.httpCookieAcceptPolicy = .never
+        }
+        return kept
     }
 }

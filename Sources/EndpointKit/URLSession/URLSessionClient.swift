@@ -99,8 +99,8 @@ open class URLSessionClient: Client, @unchecked Sendable {
         // that lands during that lookup crashes the process (TaskRegistry.swift:118, seen within
         // 10,000 random cancellations): URLCache is always off there. Elsewhere it is off when
         // an HTTPCache answers instead.
-        let cookies = Self.cookiesKeptByTheClient(cookieStorage, configuration: configuration)
-        let configuration = Self.session(configuration, cache: cache, cookies: cookieStorage, keptByTheClient: cookies != nil)
+        let configuration = Self.session(configuration, cache: cache)
+        let cookies = Self.cookieStoreKeptByTheClient(cookieStorage, settingUp: configuration)
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegate.queue)
         self.session = session
         let transport = URLSessionTransport(session: session, delegate: delegate)
@@ -146,28 +146,15 @@ open class URLSessionClient: Client, @unchecked Sendable {
     }
 
     /// A copy of `configuration` for the session: without a `URLCache` on Linux, or when an
-    /// `HTTPCache` replaces it; with `cookies` when they are Foundation's storage and the
-    /// session keeps them, and without Foundation's cookie handling when the client keeps them
-    /// (`keptByTheClient`) or there is no storage.
-    private static func session(
-        _ configuration: URLSessionConfiguration, cache: HTTPCache?, cookies: (any CookieStore)?, keptByTheClient: Bool
-    ) -> URLSessionConfiguration {
+    /// `HTTPCache` replaces it. Its cookies are set up by
+    /// ``cookieStoreKeptByTheClient(_:settingUp:)``.
+    private static func session(_ configuration: URLSessionConfiguration, cache: HTTPCache?) -> URLSessionConfiguration {
         let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         #if canImport(FoundationNetworking)
             copy.urlCache = nil
         #else
             if cache != nil { copy.urlCache = nil }
         #endif
-        if !keptByTheClient, let storage = cookies as? HTTPCookieStorage {
-            copy.httpCookieStorage = storage
-        }
-        if keptByTheClient || copy.httpCookieStorage == nil {
-            // `.never` too: without it Foundation on Linux still reads every header line for
-            // cookies, and drops them.
-            copy.httpCookieStorage = nil
-            copy.httpShouldSetCookies = false
-            copy.httpCookieAcceptPolicy = .never
-        }
         return copy
     }
 
