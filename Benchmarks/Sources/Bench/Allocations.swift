@@ -96,6 +96,8 @@ enum Allocations {
         let ahcClient = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
         let contenders = Latency.contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
             + MonitorCost.contenders(baseURL: baseURL, httpClient: httpClient)
+            + Latency.streamed(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
+            + OpenAPIRows.contenders(baseURL: baseURL, httpClient: httpClient)
         guard let contender = contenders.first(where: { $0.name == name })
         else { return print("no client named \(name)") }
         for _ in 0..<200 { try await contender.get("json") }
