@@ -20,6 +20,7 @@ final class ResponseHeadTests: XCTestCase {
         var seen: [String] = []
         head.forEachField { seen.append("\($0): \($1)") }
         XCTAssertEqual(seen, ["Content-Type: application/json", "X-Tag: a", "x-tag: b", "Set-Cookie: a=1", "Set-Cookie: b=2"])
+        XCTAssertEqual(head.fieldCount, seen.count)
         XCTAssertEqual(head.statusCode, 203)
         let response = head.response
         XCTAssertEqual(response.statusCode, 203)
@@ -39,6 +40,7 @@ final class ResponseHeadTests: XCTestCase {
         var seen: [String] = []
         head.forEachField { seen.append("\($0.lowercased()): \($1)") }
         XCTAssertEqual(seen, ["x-tag: a, b"])
+        XCTAssertEqual(head.fieldCount, 1)
     }
 
     func testTasksAskingAtOnceGetOneResponse() async {

@@ -11,11 +11,13 @@ extension HTTPResponse {
     /// The status and header fields of a response head, and its body's length when the head
     /// tells it: not for a body that was sent compressed (the client decodes it, so
     /// `Content-Length` counts other bytes). One pass over the fields, and no Foundation
-    /// response is built for a head that came without one.
+    /// response is built for a head that came without one, and the fields are stored once, not
+    /// grown field by field.
     static func converted(_ head: ResponseHead) -> (HTTPResponse, HTTPBody.Length) {
         var encoded = false
         var length: Int64?
         var headerFields = HTTPFields()
+        headerFields.reserveCapacity(head.fieldCount)
         head.forEachField { raw, value in
             guard let name = HTTPField.Name(raw) else { return }
             if name == .contentEncoding { encoded = true }

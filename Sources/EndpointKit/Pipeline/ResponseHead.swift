@@ -57,6 +57,14 @@ import Foundation
         }
     }
 
+    /// How many fields ``forEachField(_:)`` gives: room to reserve before copying them.
+    public var fieldCount: Int {
+        switch source {
+        case .response(let response): response.allHeaderFields.count
+        case .fields(let received): received.fields.count
+        }
+    }
+
     /// Calls `body` with each header field (a Foundation response gives repeated fields joined).
     public func forEachField(_ body: (_ name: String, _ value: String) -> Void) {
         switch source {
