@@ -17,8 +17,7 @@ extension HTTPResponse {
         var encoded = false
         var length: Int64?
         var headerFields = HTTPFields()
-        headerFields.reserveCapacity(head.fieldCount)
-        head.forEachField { raw, value in
+        head.forEachField(counting: { headerFields.reserveCapacity($0) }) { raw, value in
             guard let name = HTTPField.Name(raw) else { return }
             if name == .contentEncoding { encoded = true }
             if name == .contentLength { length = Int64(value) }

@@ -57,25 +57,22 @@ import Foundation
         }
     }
 
-    /// How many fields ``forEachField(_:)`` gives: room to reserve before copying them.
-    public var fieldCount: Int {
-        switch source {
-        case .response(let response): response.allHeaderFields.count
-        case .fields(let received): received.fields.count
-        }
-    }
-
-    /// Calls `body` with each header field (a Foundation response gives repeated fields joined).
-    public func forEachField(_ body: (_ name: String, _ value: String) -> Void) {
+    /// Calls `count` with how many fields there are (room to reserve before copying them), then
+    /// `body` with each header field (a Foundation response gives repeated fields joined). One
+    /// pass: a Foundation response's fields are read out once for both.
+    public func forEachField(counting count: (Int) -> Void = { _ in }, _ body: (_ name: String, _ value: String) -> Void) {
         switch source {
         case .response(let response):
             // Foundation keeps the fields as `[AnyHashable: Any]` holding strings: cast, not
             // interpolate (`"\(…)"` on `Any` looks up how to describe each value).
-            for (key, value) in response.allHeaderFields {
+            let fields = response.allHeaderFields
+            count(fields.count)
+            for (key, value) in fields {
                 guard let name = key.base as? String else { continue }
                 body(name, value as? String ?? "\(value)")
             }
         case .fields(let received):
+            count(received.fields.count)
             for (name, value) in received.fields { body(name, value) }
         }
     }
