@@ -91,14 +91,13 @@ struct AsyncHTTPClientTransport: Transport {
                 calls.leave()
             }
             reading = true
-            let chunks = AsyncThrowingStream<Data, any Error> {
+            return ResponseStream(head: head) {
                 do {
                     return try await body.next()
                 } catch {
                     throw translated(error, url: url)
                 }
             }
-            return ResponseStream(head: head, chunks: chunks)
         } catch {
             throw await translate(error, url: url)
         }

@@ -15,7 +15,7 @@ public struct ResponseStream: AsyncSequence, Sendable {
 
     /// The response head as the transport received it. SPI for EndpointKit's packages.
     @_spi(Transport) public let head: ResponseHead
-    private let chunks: AsyncThrowingStream<Data, any Error>
+    private let chunks: Chunks
     private let consumed: @Sendable (Int) -> Void
     /// How the client's cache answered, when the stream went through it (see ``CachingTransport``).
     var cacheOutcome: CacheOutcome?
@@ -27,8 +27,18 @@ public struct ResponseStream: AsyncSequence, Sendable {
         consumed: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.head = head
-        self.chunks = chunks
+        self.chunks = .stream(chunks)
         self.consumed = consumed
+    }
+
+    /// Creates a stream from a head and a function that reads its body's next chunk (`nil` at
+    /// the end), called once for each chunk the reader asks for, from one reader at a time:
+    /// for a transport whose reader pulls (the chunks take no `AsyncThrowingStream` of their
+    /// own, nor its allocations). SPI for EndpointKit's clients.
+    @_spi(Transport) public init(head: ResponseHead, next: @escaping @Sendable () async throws -> Data?) {
+        self.head = head
+        self.chunks = .pulled(next)
+        self.consumed = { _ in }
     }
 
     /// Creates a stream from a Foundation response head and its body chunks; see
@@ -51,13 +61,21 @@ public struct ResponseStream: AsyncSequence, Sendable {
 
     /// Iterates the body's chunks.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: AsyncThrowingStream<Data, any Error>.AsyncIterator
+        var base: AsyncThrowingStream<Data, any Error>.AsyncIterator?
+        let pull: (@Sendable () async throws -> Data?)?
         let consumed: @Sendable (Int) -> Void
 
         /// The next chunk, or `nil` at the end of the body; throws `CancellationError` when the
         /// iterating task is cancelled (the request is cancelled too).
         public mutating func next() async throws -> Data? {
-            let chunk = try await base.next()
+            let chunk: Data?
+            if let pull {
+                // As a stream ends at its task's cancel: no chunk is read after it.
+                try Task.checkCancellation()
+                chunk = try await pull()
+            } else {
+                chunk = try await base?.next()
+            }
             if let chunk {
                 consumed(chunk.count)
             } else {
@@ -69,6 +87,18 @@ public struct ResponseStream: AsyncSequence, Sendable {
 
     /// Starts iterating the body.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: chunks.makeAsyncIterator(), consumed: consumed)
+        switch chunks {
+        case .stream(let stream): AsyncIterator(base: stream.makeAsyncIterator(), pull: nil, consumed: consumed)
+        case .pulled(let next): AsyncIterator(base: nil, pull: next, consumed: consumed)
+        }
+    }
+}
+
+extension ResponseStream {
+    /// Where a stream's chunks come from: a stream the transport feeds, or a function the
+    /// reader calls for each chunk.
+    private enum Chunks: Sendable {
+        case stream(AsyncThrowingStream<Data, any Error>)
+        case pulled(@Sendable () async throws -> Data?)
     }
 }
