@@ -32,9 +32,10 @@ public struct ResponseStream: AsyncSequence, Sendable {
     }
 
     /// Creates a stream from a head and a function that reads its body's next chunk (`nil` at
-    /// the end), called once for each chunk the reader asks for, from one reader at a time:
-    /// for a transport whose reader pulls (the chunks take no `AsyncThrowingStream` of their
-    /// own, nor its allocations). SPI for EndpointKit's clients.
+    /// the end), called once for each chunk the reader asks for. The function is not guarded
+    /// against two readers at once: a stream is iterated once, by one reader. For a transport
+    /// whose reader pulls (the chunks take no `AsyncThrowingStream` of their own, nor its
+    /// allocations). SPI for EndpointKit's clients.
     @_spi(Transport) public init(head: ResponseHead, next: @escaping @Sendable () async throws -> Data?) {
         self.head = head
         self.chunks = .pulled(next)
