@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import EndpointKit
+@_spi(Locking) @_spi(Transport) @testable import EndpointKit
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -39,6 +39,29 @@ final class ResponseStreamTests: ServerTestCase {
             XCTAssertEqual(failure.bodyText, "no")
         }
         XCTAssertEqual(observed.calls.count, 1)
+    }
+
+    /// An endpoint that takes a status as it is (as a generated OpenAPI operation does) gets
+    /// that answer streamed whole, unvalidated; the same endpoint refusing it is validated.
+    func testAStatusTheEndpointAcceptsStreamsWithoutValidation() async throws {
+        let query = [URLQueryItem(name: "code", value: "403"), URLQueryItem(name: "body", value: "no")]
+        let validated = Locked(0)
+        let accepting = AcceptingEndpoint(path: "status", query: query, accepted: [403], validated: validated)
+        let stream = try await client.stream(accepting)
+        var body = Data()
+        for try await chunk in stream { body.append(chunk) }
+        XCTAssertEqual(stream.head.statusCode, 403)
+        XCTAssertEqual(String(decoding: body, as: UTF8.self), "no")
+        XCTAssertEqual(validated.withLock { $0 }, 0, "validate was asked about an accepted status")
+
+        let refusing = AcceptingEndpoint(path: "status", query: query, accepted: [], validated: validated)
+        do {
+            _ = try await client.stream(refusing)
+            XCTFail("expected an error")
+        } catch let EndpointKitError.unacceptableStatus(failure) {
+            XCTAssertEqual(failure.statusCode, 403)
+        }
+        XCTAssertGreaterThan(validated.withLock { $0 }, 0)
     }
 
     /// A body of declared length ends for its reader once all of it has come, and its
@@ -133,5 +156,23 @@ final class ResponseStreamTests: ServerTestCase {
         XCTAssertThrowsError(try ServerSentEvent(data: "{\"m\":1}").decode(Tick.self)) { error in
             XCTAssertTrue("\(error)".contains("key 'n' not found"), "\(error)")
         }
+    }
+}
+
+/// Takes the statuses in `accepted` as they are; counts the times it is asked to validate.
+private struct AcceptingEndpoint: Endpoint, StatusAccepting {
+    typealias Content = Void
+    let path: String
+    let query: [URLQueryItem]
+    let accepted: Set<Int>
+    let validated: Locked<Int>
+
+    func makeRequest() throws -> URLRequest { try URLRequest(.get, path, query: query) }
+
+    func accepts(statusCode: Int) -> Bool { accepted.contains(statusCode) }
+
+    func validate(_ request: URLRequest?, response: HTTPURLResponse, data: Data?) throws {
+        validated.withLock { $0 += 1 }
+        try defaultValidation(request, response: response, data: data)
     }
 }

@@ -19,8 +19,8 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
 
     /// What the caller waits for.
     fileprivate enum Waiter {
-        case head(CheckedContinuation<HTTPResponseHead, any Error>)
-        case chunk(CheckedContinuation<ByteBuffer?, any Error>)
+        case head(UnsafeContinuation<HTTPResponseHead, any Error>)
+        case chunk(UnsafeContinuation<ByteBuffer?, any Error>)
     }
 
     fileprivate struct State {
@@ -74,20 +74,24 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     }
 
     /// Cancels the request, and fails what waits with `CancellationError`; nothing once the
-    /// response has arrived whole.
+    /// response has arrived whole. (Every reader cancels as it goes, mostly after the end: no
+    /// error is made then.)
     func cancel() {
+        guard !state.withLock({ $0.ending != nil }) else { return }
         end(.failure(CancellationError()), cancelling: true)
     }
 
     /// Waits for what `ready` finds (`nil`: not there yet); the callbacks hand it over then.
+    /// The continuation is resumed once: either here, or by whoever takes it from the state
+    /// under the lock (no checked continuation's extra allocation for each wait).
     private func wait<Value: Sendable>(
-        _ waiter: (CheckedContinuation<Value, any Error>) -> Waiter, ready: (inout State) -> Result<Value, any Error>?
+        _ waiter: (UnsafeContinuation<Value, any Error>) -> Waiter, ready: (inout State) -> Result<Value, any Error>?
     ) async throws -> Value {
         // Most often it is there already: no continuation (unless the task is cancelled, which
         // the cancellation handler below tells at once).
         if !Task.isCancelled, let found = take(ready) { return try found.get() }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            try await withUnsafeThrowingContinuation { continuation in
                 if let found = take(ready, otherwise: { $0.waiter = waiter(continuation) }) { continuation.resume(with: found) }
             }
         } onCancel: {
@@ -127,7 +131,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         enum Outcome {
             case kept
-            case handed(CheckedContinuation<ByteBuffer?, any Error>)
+            case handed(UnsafeContinuation<ByteBuffer?, any Error>)
             case wait(EventLoopFuture<Void>)
         }
         let outcome = state.withLock { state -> Outcome in

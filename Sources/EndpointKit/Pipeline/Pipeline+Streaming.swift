@@ -11,10 +11,7 @@ import Foundation
     /// first 64 KiB, for the error; one it accepts streams its body whole. The call's
     /// events end when the head is validated or the call fails.
     public func stream<T: Endpoint>(_ endpoint: T) async throws -> ResponseStream {
-        try await stream(
-            T.self, settings: endpoint, build: { (try Self.outgoing(streaming: endpoint), nil) },
-            accepting: endpoint as? any StatusAccepting
-        ) {
+        try await stream(endpoint, build: { (try Self.outgoing(streaming: endpoint), nil) }) {
             try endpoint.validate($0, response: $1, data: $2)
         }
     }
@@ -23,29 +20,29 @@ import Foundation
     /// the answer streams as for an ``Endpoint``.
     public func stream<T: UploadEndpoint>(upload endpoint: T) async throws -> ResponseStream {
         try await stream(
-            T.self, settings: endpoint,
+            endpoint,
             build: {
                 let (request, body) = try endpoint.makeRequest()
                 var (outgoing, form) = try Outgoing.upload(request, body)
                 outgoing.cachePolicy = endpoint.cachePolicy
                 return (outgoing, form)
             },
-            accepting: endpoint as? any StatusAccepting,
             validate: { try endpoint.validate($0, response: $1, data: $2) })
     }
 
-    /// A stream's steps; a head whose status `accepting` takes is not validated (nor built
-    /// into an `HTTPURLResponse`, see ``ResponseHead``).
-    private func stream(
-        _ endpointType: any Any.Type, settings: any EndpointSettings, build: () throws -> (Outgoing, MultipartFormData?),
-        accepting: (any StatusAccepting)?, validate: (URLRequest?, HTTPURLResponse, Data?) throws -> Void
+    /// A stream's steps; a head whose status `endpoint` takes as it is (see
+    /// ``StatusAccepting``) is not validated (nor built into an `HTTPURLResponse`, see
+    /// ``ResponseHead``).
+    private func stream<T: EndpointSettings>(
+        _ endpoint: T, build: () throws -> (Outgoing, MultipartFormData?),
+        validate: (URLRequest?, HTTPURLResponse, Data?) throws -> Void
     ) async throws -> ResponseStream {
-        try await run(endpointType, settings: settings, build: build) { outgoing, record, events in
+        try await run(T.self, settings: endpoint, build: build) { outgoing, record, events in
             let stream = try await followingRedirects(outgoing, record: &record, events: &events, head: \.head) { [transport] hop in
                 try await transport.stream(hop, timeout: hop.timeout)
             }
             record.received = Self.received(stream, body: Data())
-            if accepting?.accepts(statusCode: stream.head.statusCode) == true { return stream }
+            if Self.accepts(endpoint, statusCode: stream.head.statusCode) { return stream }
             do {
                 // An endpoint that takes the status as it is (an OpenAPI operation with documented
                 // error answers, say) gets its body streamed whole.
@@ -55,6 +52,13 @@ import Foundation
             }
             return stream
         }
+    }
+
+    /// Whether `endpoint` is ``StatusAccepting`` and takes `statusCode`. Asked through its type,
+    /// so that the endpoint is not boxed into an existential (an allocation for every call).
+    private static func accepts<T>(_ endpoint: T, statusCode: Int) -> Bool {
+        guard let type = T.self as? any StatusAccepting.Type else { return false }
+        return type.accepts(endpoint, statusCode: statusCode)
     }
 
     /// `stream`, whose non-2xx status `validate` refused, validated again with its body's first

@@ -82,9 +82,10 @@ import Foundation
     /// ``EndpointKitError/invalidRequest(endpoint:underlying:)``); for each attempt adapt, tell the monitors (and take their
     /// header fields), prepare, run `attempt`; retry a failed attempt when a retrier says so,
     /// asked about what that attempt sent and received; tell the monitors how the call ended.
-    /// Each attempt runs with the call's context as ``CallContext/current``.
-    func run<Result>(
-        _ endpointType: any Any.Type, settings: any EndpointSettings,
+    /// Each attempt runs with the call's context as ``CallContext/current``. Generic over the
+    /// settings, so that an endpoint larger than three words is not boxed for every call.
+    func run<Settings: EndpointSettings, Result>(
+        _ endpointType: any Any.Type, settings: Settings,
         build: () throws -> (Outgoing, MultipartFormData?),
         attempt: (Outgoing, inout AttemptRecord, inout CallEvents) async throws -> Result
     ) async throws -> Result {

@@ -7,3 +7,10 @@
     /// the endpoint's `validate` decides, as for any endpoint.
     func accepts(statusCode: Int) -> Bool
 }
+
+extension StatusAccepting {
+    /// Whether `value` is of this type and takes `statusCode`.
+    static func accepts(_ value: some Any, statusCode: Int) -> Bool {
+        (value as? Self)?.accepts(statusCode: statusCode) == true
+    }
+}
