@@ -62,7 +62,7 @@ import Foundation
     }
 
     /// `stream`, whose non-2xx status `validate` refused, validated again with its body's first
-    /// bytes (for the error). Apart from ``stream(_:settings:build:accepting:validate:)``, so
+    /// bytes (for the error). Apart from ``stream(_:build:validate:)``, so
     /// that its values take room in a call's task only for such a status.
     @inline(never)
     private static func refused(
