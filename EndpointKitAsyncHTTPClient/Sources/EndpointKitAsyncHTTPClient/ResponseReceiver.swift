@@ -74,12 +74,14 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     }
 
     /// Cancels the request, and fails what waits with `CancellationError`; nothing once the
-    /// response has arrived whole. (Every reader cancels as it goes, mostly after the end: no
-    /// error is made then.)
+    /// response has arrived whole.
     func cancel() {
-        guard !state.withLock({ $0.ending != nil }) else { return }
-        end(.failure(CancellationError()), cancelling: true)
+        end(.failure(Self.cancelled), cancelling: true)
     }
+
+    /// The error of a cancelled response, made once: every reader cancels as it goes, mostly
+    /// after the end, and boxing a new error each time would allocate for every call.
+    private static let cancelled: any Error = CancellationError()
 
     /// Waits for what `ready` finds (`nil`: not there yet); the callbacks hand it over then.
     /// The continuation is resumed once: either here, or by whoever takes it from the state

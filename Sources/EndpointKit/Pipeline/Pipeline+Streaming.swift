@@ -37,12 +37,15 @@ import Foundation
         _ endpoint: T, build: () throws -> (Outgoing, MultipartFormData?),
         validate: (URLRequest?, HTTPURLResponse, Data?) throws -> Void
     ) async throws -> ResponseStream {
-        try await run(T.self, settings: endpoint, build: build) { outgoing, record, events in
+        // Asked through the endpoint's type: casting the endpoint itself to `any StatusAccepting`
+        // would box it (an allocation for every call).
+        let accepting = T.self as? any StatusAccepting.Type
+        return try await run(T.self, settings: endpoint, build: build) { outgoing, record, events in
             let stream = try await followingRedirects(outgoing, record: &record, events: &events, head: \.head) { [transport] hop in
                 try await transport.stream(hop, timeout: hop.timeout)
             }
             record.received = Self.received(stream, body: Data())
-            if Self.accepts(endpoint, statusCode: stream.head.statusCode) { return stream }
+            if accepting?.accepts(endpoint, statusCode: stream.head.statusCode) == true { return stream }
             do {
                 // An endpoint that takes the status as it is (an OpenAPI operation with documented
                 // error answers, say) gets its body streamed whole.
@@ -52,13 +55,6 @@ import Foundation
             }
             return stream
         }
-    }
-
-    /// Whether `endpoint` is ``StatusAccepting`` and takes `statusCode`. Asked through its type,
-    /// so that the endpoint is not boxed into an existential (an allocation for every call).
-    private static func accepts<T>(_ endpoint: T, statusCode: Int) -> Bool {
-        guard let type = T.self as? any StatusAccepting.Type else { return false }
-        return type.accepts(endpoint, statusCode: statusCode)
     }
 
     /// `stream`, whose non-2xx status `validate` refused, validated again with its body's first
