@@ -45,10 +45,10 @@ import Foundation
                 try await transport.stream(hop, timeout: hop.timeout)
             }
             record.received = Self.received(stream, body: Data())
+            // An endpoint that takes the status as it is (an OpenAPI operation with documented
+            // error answers, say) gets its body streamed whole.
             if accepting?.accepts(endpoint, statusCode: stream.head.statusCode) == true { return stream }
             do {
-                // An endpoint that takes the status as it is (an OpenAPI operation with documented
-                // error answers, say) gets its body streamed whole.
                 try validate(outgoing.request, stream.response, nil)
             } catch where !(200..<300).contains(stream.head.statusCode) {
                 return try await Self.refused(stream, of: outgoing.request, record: &record, validate: validate)
