@@ -56,7 +56,12 @@ final class NIOWebSocketChannel: WebSocketChannel {
                         timedOut.withLock { $0 = true }
                         opened.withLock { $0 }?.close(promise: nil)
                     }
-                    upgrade.whenComplete { _ in deadline.cancel() }
+                    // A refused handshake's answer is read within the limit too: closing the
+                    // connection then ends it with the bytes that came.
+                    upgrade.whenComplete { result in
+                        guard case .success(.refused(let answer)) = result else { return deadline.cancel() }
+                        answer.whenComplete { _ in deadline.cancel() }
+                    }
                 }
                 if Task.isCancelled { opened.withLock { $0 }?.close(promise: nil) }
                 switch try await upgrade.get() {
@@ -73,6 +78,8 @@ final class NIOWebSocketChannel: WebSocketChannel {
         } catch {
             opened.withLock { $0 }?.close(promise: nil)
             if Task.isCancelled { throw CancellationError() }
+            // A refusal stands, even when its answer's body was cut short by the time limit.
+            if case EndpointKitError.unacceptableStatus = error { throw error }
             if let timeout, timedOut.withLock({ $0 }) { throw EndpointKitError.timedOut(url: request.url, limit: timeout) }
             guard let url = request.url else { throw EndpointKitError.transportFailed(url: nil, underlying: error) }
             // In words, as every other call's: refused, reset, lost, or what TLS said. NIO's

@@ -2,7 +2,9 @@ import NIOCore
 import NIOHTTP1
 
 /// Gathers the response to a WebSocket handshake the server did not accept (head and the
-/// start of the body), so the error can say what the server answered.
+/// start of the body), so the error can say what the server answered. The answer is complete
+/// at its end, when the connection closes, or once `bodyLimit` bytes have come: the rest of a
+/// body is not waited for (an error page streamed without end cannot hang the handshake).
 final class RefusedHandshake: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
 
@@ -24,9 +26,9 @@ final class RefusedHandshake: ChannelInboundHandler, RemovableChannelHandler {
         case .head(let head):
             self.head = head
         case .body(var part):
-            if body.readableBytes < bodyLimit {
-                body.writeBuffer(&part)
-            }
+            guard body.readableBytes < bodyLimit else { return }
+            body.writeBuffer(&part)
+            if body.readableBytes >= bodyLimit { finish() }
         case .end:
             finish()
         }

@@ -51,25 +51,46 @@ import Foundation
             do {
                 try validate(outgoing.request, stream.response, nil)
             } catch where !(200..<300).contains(stream.head.statusCode) {
-                return try await Self.refused(stream, of: outgoing.request, record: &record, validate: validate)
+                return try await Self.refused(stream, of: outgoing, record: &record, validate: validate)
             }
             return stream
         }
     }
 
     /// `stream`, whose non-2xx status `validate` refused, validated again with its body's first
-    /// bytes (for the error). Apart from ``stream(_:build:validate:)``, so
-    /// that its values take room in a call's task only for such a status.
+    /// bytes (for the error; see ``firstBytes(of:within:)``). Apart from
+    /// ``stream(_:build:validate:)``, so that its values take room in a call's task only for
+    /// such a status.
     @inline(never)
     private static func refused(
-        _ stream: ResponseStream, of request: URLRequest, record: inout AttemptRecord,
+        _ stream: ResponseStream, of outgoing: Outgoing, record: inout AttemptRecord,
         validate: (URLRequest?, HTTPURLResponse, Data?) throws -> Void
     ) async throws -> ResponseStream {
-        var body = Data()
-        for try await chunk in stream where body.count < HTTPFailure.bodyLimit { body.append(chunk) }
+        let body = try await firstBytes(of: stream, within: outgoing.timeout)
         record.received = received(stream, body: body)
-        try validate(request, stream.response, body)
+        try validate(outgoing.request, stream.response, body)
         return ResponseStream(head: stream.head, chunks: AsyncThrowingStream { [body] in $0.yield(body); $0.finish() })
+    }
+
+    /// The first bytes of `stream`'s body: up to ``HTTPFailure/bodyLimit``, or as many as came
+    /// within `limit` seconds (the attempt's time limit, once more). The rest is not read: the
+    /// stream is dropped, and its connection closed. An error page streamed without end, or
+    /// trickling, cannot hang the call.
+    private static func firstBytes(of stream: ResponseStream, within limit: TimeInterval?) async throws -> Data {
+        let body = Locked(Data())
+        let read: @Sendable () async throws -> Void = {
+            for try await chunk in stream {
+                if body.withLock({ $0.append(chunk); return $0.count >= HTTPFailure.bodyLimit }) { return }
+            }
+        }
+        if let limit {
+            do {
+                try await AttemptTimeout.run(limit, url: nil, read)
+            } catch EndpointKitError.timedOut {}
+        } else {
+            try await read()
+        }
+        return body.withLock { $0 }
     }
 
     /// What the attempt received: `stream`'s head with `body`, marked with what the cache did.

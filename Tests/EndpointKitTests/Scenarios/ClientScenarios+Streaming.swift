@@ -14,6 +14,8 @@ extension ClientScenarios {
             ("stream redirect loop", streamRedirectLoop), ("stream request prepared", streamRequestPrepared),
             ("stream idle gap past the request's own interval", streamIdleGap), ("stream retried", streamRetried),
             ("stream random cancellation", streamRandomCancellation), ("stream head refused", streamHeadRefused),
+            ("stream refused status, endless body", streamRefusedEndlessBody),
+            ("stream refused status, trickling body", streamRefusedTricklingBody),
         ]
     }
 
@@ -122,6 +124,63 @@ extension ClientScenarios {
             _ = try? await client.stream(PathEndpoint(path: "endless", query: [.init(name: "coding", value: "x-custom")]))
             let disconnected = await server.waitForDisconnect(of: "/endless")
             XCTAssertTrue(disconnected, name)
+        }
+    }
+
+    /// A refused status whose body never ends (an error page streamed without end): the call
+    /// fails with the status and the body's first 64 KiB; the rest is not read (the connection
+    /// is closed).
+    func streamRefusedEndlessBody(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            let endpoint = PathEndpoint(path: "endless", query: [.init(name: "status", value: "500"), .init(name: "size", value: "4096")])
+            let error = await failure(within: 30) { _ = try await client.stream(endpoint) }
+            guard case EndpointKitError.unacceptableStatus(let failure)? = error else {
+                return XCTFail("\(name): expected unacceptableStatus, got \(String(describing: error))")
+            }
+            XCTAssertEqual(failure.statusCode, 500, name)
+            XCTAssertEqual(failure.body.count, HTTPFailure.bodyLimit, name)
+            let disconnected = await server.waitForDisconnect(of: "/endless")
+            XCTAssertTrue(disconnected, name)
+        }
+    }
+
+    /// A refused status whose body trickles without end (5 bytes every 10 ms: 64 KiB would take
+    /// two minutes) is read within the attempt's time limit: the call fails with the status and
+    /// the bytes that came, and the connection is closed.
+    func streamRefusedTricklingBody(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server, Options(timeout: 1)) { client in
+            let endpoint = PathEndpoint(path: "endless", query: [.init(name: "status", value: "503")])
+            let error = await failure(within: 30) { _ = try await client.stream(endpoint) }
+            guard case EndpointKitError.unacceptableStatus(let failure)? = error else {
+                return XCTFail("\(name): expected unacceptableStatus, got \(String(describing: error))")
+            }
+            XCTAssertEqual(failure.statusCode, 503, name)
+            XCTAssertTrue(failure.body.starts(with: Data("tick\n".utf8)), name)
+            XCTAssertLessThan(failure.body.count, HTTPFailure.bodyLimit, name)
+            let disconnected = await server.waitForDisconnect(of: "/endless")
+            XCTAssertTrue(disconnected, name)
+        }
+    }
+
+    /// The error `body` throws (`nil` if it returns); a test failure, and `body` cancelled, if it
+    /// is still running after `seconds`.
+    private func failure(within seconds: Double, _ body: @escaping @Sendable () async throws -> Void) async -> (any Error)? {
+        await withTaskGroup(of: Result<Void, any Error>?.self) { group in
+            group.addTask {
+                do { return .success(try await body()) } catch { return .failure(error) }
+            }
+            group.addTask {
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            guard let first else {
+                XCTFail("\(name): still running after \(seconds) s")
+                return nil
+            }
+            if case .failure(let error) = first { return error }
+            return nil
         }
     }
 }

@@ -13,6 +13,16 @@ struct SocketEndpoint: WebSocketEndpoint {
     func makeRequest() throws -> URLRequest { try URLRequest(.get, path) }
 }
 
+/// A handshake the server refuses with 403, its answer's body written without end: lines of
+/// `size` bytes every 10 ms (`tick`, 5 bytes, by default).
+struct EndlessAnswer: WebSocketEndpoint {
+    var size: Int?
+    func makeRequest() throws -> URLRequest {
+        let size = size.map { [URLQueryItem(name: "size", value: "\($0)")] } ?? []
+        return try URLRequest(.get, "endless", query: [URLQueryItem(name: "status", value: "403")] + size)
+    }
+}
+
 /// What every client that opens WebSockets must do, against the in-process server. Run by
 /// each client package whose WebSockets work on this machine.
 struct WebSocketScenarios: Sendable {
@@ -29,7 +39,8 @@ struct WebSocketScenarios: Sendable {
         [
             ("echo text and binary", echo), ("adapters apply to the handshake", adaptersApply),
             ("server closes with a code", serverCloses), ("client closes", clientCloses),
-            ("refused handshake", refusedHandshake), ("dropped connection throws", droppedConnection),
+            ("refused handshake", refusedHandshake), ("refused handshake, endless body", refusedHandshakeEndlessBody),
+            ("refused handshake, trickling body", refusedHandshakeTricklingBody), ("dropped connection throws", droppedConnection),
             ("connection refused", connectionRefused), ("reset during the handshake", resetDuringTheHandshake),
             ("frames sent with the handshake", framesWithTheHandshake), ("closed with the handshake", closedWithTheHandshake),
             ("dropped with the handshake", droppedWithTheHandshake),
@@ -38,7 +49,9 @@ struct WebSocketScenarios: Sendable {
     }
 
     func runAll() async throws {
-        for (scenario, run) in all {
+        // SCENARIO=<part of a name> runs only the scenarios whose name contains it.
+        let only = ProcessInfo.processInfo.environment["SCENARIO"]
+        for (scenario, run) in all where only.map({ scenario.contains($0) }) ?? true {
             let server = try await TestServer.start(tls: tls, FaultRoutes().handler)
             // A scenario waiting for what never comes fails instead of hanging the run: it is
             // cancelled, and the server goes.
@@ -186,6 +199,40 @@ struct WebSocketScenarios: Sendable {
             } catch let error as EndpointKitError {
                 XCTAssertEqual(error.statusCode, 404, "\(name): \(error)")
             }
+        }
+    }
+
+    /// A refused handshake whose answer's body never ends: the socket fails with the status and
+    /// the body's first 64 KiB, and the connection is closed.
+    func refusedHandshakeEndlessBody(_ server: TestServer) async throws {
+        try await with(server) { client in
+            do {
+                _ = try await client.webSocket(EndlessAnswer(size: 4096))
+                XCTFail("\(name): a plain HTTP path accepted the upgrade")
+            } catch EndpointKitError.unacceptableStatus(let failure) {
+                XCTAssertEqual(failure.statusCode, 403, name)
+                XCTAssertEqual(failure.body.count, HTTPFailure.bodyLimit, name)
+            }
+            let disconnected = await server.waitForDisconnect(of: "/endless")
+            XCTAssertTrue(disconnected, name)
+        }
+    }
+
+    /// A refused handshake whose answer's body trickles without end is read within the
+    /// attempt's time limit (a call deadline of 1 s here): the socket fails with the status and
+    /// the bytes that came.
+    func refusedHandshakeTricklingBody(_ server: TestServer) async throws {
+        try await with(server) { client in
+            do {
+                _ = try await CallDeadline.within(1) { try await client.webSocket(EndlessAnswer()) }
+                XCTFail("\(name): a plain HTTP path accepted the upgrade")
+            } catch EndpointKitError.unacceptableStatus(let failure) {
+                XCTAssertEqual(failure.statusCode, 403, name)
+                XCTAssertTrue(failure.body.starts(with: Data("tick\n".utf8)), name)
+                XCTAssertLessThan(failure.body.count, HTTPFailure.bodyLimit, name)
+            }
+            let disconnected = await server.waitForDisconnect(of: "/endless")
+            XCTAssertTrue(disconnected, name)
         }
     }
 

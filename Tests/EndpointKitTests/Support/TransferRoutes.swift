@@ -108,11 +108,14 @@ enum TransferRoutes {
             }
             try await response.end()
         case "/endless":
-            // `coding`: sent as the body's `Content-Encoding` (without encoding it).
+            // `coding`: sent as the body's `Content-Encoding` (without encoding it); `status`:
+            // the answer's (200 by default); `size`: the bytes of each line, written every 10 ms.
             let coding = query["coding"].map { [("Content-Encoding", $0)] } ?? []
-            try await response.head(status: 200, headers: [("Content-Type", "text/plain")] + coding)
+            let size = query["size"].flatMap(Int.init)
+            let tick = size.map { Data(repeating: 0x2E, count: max($0 - 1, 0)) + Data("\n".utf8) } ?? Data("tick\n".utf8)
+            try await response.head(status: Int(query["status"] ?? "") ?? 200, headers: [("Content-Type", "text/plain")] + coding)
             while true {
-                try await response.write(Data("tick\n".utf8))
+                try await response.write(tick)
                 try await Task.sleep(nanoseconds: 10_000_000)
             }
         case "/sse":
