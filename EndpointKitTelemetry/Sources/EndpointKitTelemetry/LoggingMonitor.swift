@@ -99,7 +99,8 @@ public struct LoggingMonitor: CallMonitor {
         var metadata = Self.metadata(event.call, event.request, event.response)
         metadata["duration_ms"] = .stringConvertible((event.duration * 10_000).rounded() / 10)
         metadata["bytes.sent"] = .stringConvertible(event.bytesSent ?? 0)
-        metadata["bytes.received"] = .stringConvertible(event.bytesReceived)
+        // A streamed body is read after this line: its size is not known here.
+        if !event.bodyIsStreamed { metadata["bytes.received"] = .stringConvertible(event.bytesReceived) }
         if let cache = event.cache { metadata["cache"] = .string(cache.description) }
         if let error = event.error { metadata["error"] = .string(String(describing: error)) }
         logger.log(level: level, "\(Self.line(event.request, event.response, event.error))", metadata: metadata)

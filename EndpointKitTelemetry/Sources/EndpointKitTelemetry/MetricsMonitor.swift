@@ -13,7 +13,8 @@ import Metrics
 ///   `defaultDurationHistogramBuckets`, 5 ms to 10 s by default, exported in seconds), so its
 ///   percentiles are readable for calls of a few milliseconds;
 /// - `http.client.request.body.size` and `http.client.response.body.size`, bytes (a `Recorder`
-///   that aggregates);
+///   that aggregates); no response size for a streamed body (``EndpointKit/Client/stream(_:)``,
+///   a generated OpenAPI client's calls), which is read after the attempt ends;
 /// - `http.client.active_requests`, a `Meter` up while an attempt runs;
 /// - `endpointkit.client.overload.decisions`, a `Counter` of what the client's overload policy
 ///   decided (retries refused, circuits opened, calls queued or refused, hedges), by decision.
@@ -53,8 +54,11 @@ public struct MetricsMonitor: CallMonitor {
         if let sent = event.bytesSent {
             Recorder(label: "http.client.request.body.size", dimensions: dimensions, aggregate: true, factory: factory).record(sent)
         }
-        Recorder(label: "http.client.response.body.size", dimensions: dimensions, aggregate: true, factory: factory)
-            .record(event.bytesReceived)
+        // A streamed body is read after the attempt ends: its size is not known then.
+        if !event.bodyIsStreamed {
+            Recorder(label: "http.client.response.body.size", dimensions: dimensions, aggregate: true, factory: factory)
+                .record(event.bytesReceived)
+        }
     }
 
     /// Counts the decision in `endpointkit.client.overload.decisions`, by `overload.decision`

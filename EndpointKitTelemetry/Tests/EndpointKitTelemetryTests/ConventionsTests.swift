@@ -58,6 +58,27 @@ final class ConventionsTests: XCTestCase {
         }
     }
 
+    /// A streamed body is read after its call's events: no size is logged or recorded for it
+    /// (not a size of 0), while the same body read whole is logged and recorded with its size.
+    func testAStreamedBodyHasNoSizeInLogsOrMetrics() async throws {
+        for (name, makeClient) in TelemetryTests.clients {
+            let probe = Probe()
+            var streamed = 0
+            try await withServer { server, _ in
+                let client = makeClient(server.baseURL, probe.monitors)
+                let bytes = PathEndpoint(path: "bytes", query: [URLQueryItem(name: "count", value: "1000")])
+                _ = try await client.request(bytes)
+                for try await chunk in try await client.stream(bytes) { streamed += chunk.count }
+                try await client.shutdown()
+            }
+            XCTAssertEqual(streamed, 1000, name)
+            let sizes = probe.metrics.recorders(label: "http.client.response.body.size").flatMap(\.values)
+            XCTAssertEqual(sizes, [1000], "\(name): the whole body's size, and none for the stream")
+            let lines = probe.handler.entries.map { $0.metadata["bytes.received"].map { "\($0)" } }
+            XCTAssertEqual(lines, ["1000", nil], name)
+        }
+    }
+
     /// Every request sent again counts, redirects included; logs and spans name the same URL
     /// for a redirected call (the last request's, whose answer the status is), with
     /// credentials as `REDACTED:REDACTED@`.

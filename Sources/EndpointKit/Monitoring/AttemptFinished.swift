@@ -19,6 +19,10 @@ public struct AttemptFinished: Sendable {
     public let bytesSent: Int64?
     /// Bytes of response body received (for a stream, none: its body is read later).
     public let bytesReceived: Int64
+    /// Whether the response's body goes to the caller as a stream, after this event
+    /// (``Client/stream(_:)``, and every call of a generated OpenAPI client): its size is not
+    /// known here, and ``bytesReceived`` counts none of it.
+    public let bodyIsStreamed: Bool
     /// Seconds from the attempt's start to its end.
     public let duration: TimeInterval
     /// What the client's ``HTTPCache`` did: ``CacheOutcome/hit``, ``CacheOutcome/miss``,
@@ -26,7 +30,7 @@ public struct AttemptFinished: Sendable {
     public let cache: CacheOutcome?
 
     /// Creates the event (for tests of a monitor; clients make them as calls run).
-    public init(call: CallContext, request: URLRequest, response: HTTPURLResponse?, error: (any Error)?, bytesSent: Int64?, bytesReceived: Int64, duration: TimeInterval, cache: CacheOutcome? = nil) {
+    public init(call: CallContext, request: URLRequest, response: HTTPURLResponse?, error: (any Error)?, bytesSent: Int64?, bytesReceived: Int64, duration: TimeInterval, cache: CacheOutcome? = nil, bodyIsStreamed: Bool = false) {
         self.call = call
         self.request = request
         self.response = response
@@ -35,5 +39,6 @@ public struct AttemptFinished: Sendable {
         self.bytesReceived = bytesReceived
         self.duration = duration
         self.cache = cache
+        self.bodyIsStreamed = bodyIsStreamed
     }
 }

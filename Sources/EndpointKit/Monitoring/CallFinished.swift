@@ -20,14 +20,18 @@ public struct CallFinished: Sendable {
     public let duration: TimeInterval
     /// Bytes of request body the last attempt sent, when known.
     public let bytesSent: Int64?
-    /// Bytes of response body the last attempt received.
+    /// Bytes of response body the last attempt received (for a stream, none: its body is
+    /// read later).
     public let bytesReceived: Int64
+    /// Whether the response's body goes to the caller as a stream, after this event; see
+    /// ``AttemptFinished/bodyIsStreamed``.
+    public let bodyIsStreamed: Bool
     /// What the client's ``HTTPCache`` did: ``CacheOutcome/hit``, ``CacheOutcome/miss``,
     /// revalidated or stale (and why); `nil` without a cache, or when the cache took no part.
     public let cache: CacheOutcome?
 
     /// Creates the event (for tests of a monitor; clients make them as calls run).
-    public init(call: CallContext, request: URLRequest?, response: HTTPURLResponse?, body: Data?, error: (any Error)?, duration: TimeInterval, bytesSent: Int64?, bytesReceived: Int64, cache: CacheOutcome? = nil) {
+    public init(call: CallContext, request: URLRequest?, response: HTTPURLResponse?, body: Data?, error: (any Error)?, duration: TimeInterval, bytesSent: Int64?, bytesReceived: Int64, cache: CacheOutcome? = nil, bodyIsStreamed: Bool = false) {
         self.call = call
         self.request = request
         self.response = response
@@ -37,5 +41,6 @@ public struct CallFinished: Sendable {
         self.bytesSent = bytesSent
         self.bytesReceived = bytesReceived
         self.cache = cache
+        self.bodyIsStreamed = bodyIsStreamed
     }
 }

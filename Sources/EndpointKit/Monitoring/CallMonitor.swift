@@ -12,8 +12,9 @@ import Foundation
 /// result. A call that fails before its first attempt is sent (its request cannot be built, an
 /// adapter throws, it is cancelled first) still gets ``callStarted(_:)`` and
 /// ``callFinished(_:)``. Streams and WebSocket handshakes finish when the response head (or the
-/// handshake) is accepted. Every event carries the call's ``CallContext``, and runs with it as
-/// ``CallContext/current``.
+/// handshake) is accepted; a stream's body is read after that, so its size is not in the events
+/// (``AttemptFinished/bodyIsStreamed``). Every event carries the call's ``CallContext``, and
+/// runs with it as ``CallContext/current``.
 ///
 /// Every method has a default that does nothing: implement only what you need. Give a client
 /// several (`monitors: [logging, metrics]`); they are told in that order. Events run on the

@@ -16,6 +16,8 @@ struct CallEvents {
     private(set) var body: Data?
     /// What the cache did for the last attempt.
     var cache: CacheOutcome?
+    /// Whether the last response's body goes to the caller as a stream.
+    private var bodyIsStreamed = false
     private var started = false
     private var attemptUptime: UInt64 = 0
     private var bytes: (sent: Int64?, received: Int64) = (0, 0)
@@ -62,6 +64,7 @@ struct CallEvents {
             (response, body) = (received.response, received.fileURL == nil ? received.body : nil)
         }
         cache = received?.cacheOutcome
+        bodyIsStreamed = received?.bodyIsStreamed ?? false
         guard let request, started else { return }
         let bytesReceived: Int64? = received.map { received in
             received.fileURL.flatMap { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber)?.int64Value }
@@ -71,7 +74,8 @@ struct CallEvents {
         monitor.attemptFinished(
             AttemptFinished(
                 call: call, request: request, response: response, error: error, bytesSent: bytes.sent,
-                bytesReceived: bytes.received, duration: CallContext.seconds(since: attemptUptime), cache: cache))
+                bytesReceived: bytes.received, duration: CallContext.seconds(since: attemptUptime), cache: cache,
+                bodyIsStreamed: bodyIsStreamed))
     }
 
     /// The attempt failed with `reason`; the next is sent after `delay` seconds.
@@ -88,7 +92,8 @@ struct CallEvents {
         monitor.callFinished(
             CallFinished(
                 call: call, request: request, response: response, body: body, error: error,
-                duration: call.elapsed, bytesSent: bytes.sent, bytesReceived: bytes.received, cache: cache))
+                duration: call.elapsed, bytesSent: bytes.sent, bytesReceived: bytes.received, cache: cache,
+                bodyIsStreamed: bodyIsStreamed))
     }
 
     private mutating func startCall(_ monitor: any CallMonitor) {

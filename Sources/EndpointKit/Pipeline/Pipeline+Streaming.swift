@@ -44,7 +44,7 @@ import Foundation
             let stream = try await followingRedirects(outgoing, record: &record, events: &events, head: \.head) { [transport] hop in
                 try await transport.stream(hop, timeout: hop.timeout)
             }
-            record.received = Self.received(stream, body: Data())
+            record.received = Self.received(stream, body: nil)
             // An endpoint that takes the status as it is (an OpenAPI operation with documented
             // error answers, say) gets its body streamed whole.
             if accepting?.accepts(endpoint, statusCode: stream.head.statusCode) == true { return stream }
@@ -93,10 +93,12 @@ import Foundation
         return body.withLock { $0 }
     }
 
-    /// What the attempt received: `stream`'s head with `body`, marked with what the cache did.
-    private static func received(_ stream: ResponseStream, body: Data) -> ReceivedResponse {
-        var received = ReceivedResponse(head: stream.head, body: body, fileURL: nil)
+    /// What the attempt received: `stream`'s head with `body` (`nil`: the body streams to the
+    /// caller), marked with what the cache did.
+    private static func received(_ stream: ResponseStream, body: Data?) -> ReceivedResponse {
+        var received = ReceivedResponse(head: stream.head, body: body ?? Data(), fileURL: nil)
         received.cacheOutcome = stream.cacheOutcome
+        received.bodyIsStreamed = body == nil
         return received
     }
 }

@@ -15,6 +15,8 @@ import Foundation
     /// What the client's ``HTTPCache`` did to answer it; `nil` without a cache, or when the
     /// cache took no part (set by the cache, not by transports).
     public internal(set) var cacheOutcome: CacheOutcome?
+    /// Whether the body goes to the caller as a stream (``body`` is then empty).
+    var bodyIsStreamed = false
 
     /// Creates a received response.
     public init(head: ResponseHead, body: Data, fileURL: URL?) {

@@ -42,7 +42,7 @@ extension ClientScenarios {
             ["start GET /books/1", "attempt 1 GET /books/1", "attempt 1 ended 200 sent 0 received 57", "end 200"],
             ["start POST /upload", "attempt 1 POST /upload", "attempt 1 ended 200 sent 100000 received *", "end 200"],
             ["start GET /bytes", "attempt 1 GET /bytes", "attempt 1 ended 200 sent 0 received 300000", "end 200"],
-            ["start GET /stream", "attempt 1 GET /stream", "attempt 1 ended 200 sent 0 received 0", "end 200"],
+            ["start GET /stream", "attempt 1 GET /stream", "attempt 1 ended 200 sent 0 body streamed", "end 200 body streamed"],
             ["start GET /stall-body", "attempt 1 GET /stall-body", "attempt 1 ended timed out sent 0 received 0", "end timed out"],
             ["start GET /slow", "attempt 1 GET /slow", "attempt 1 ended cancelled sent 0 received 0", "end cancelled"],
             ["start nil", "end error EndpointKitError"],

@@ -7,7 +7,8 @@ import Foundation
 
 /// A monitor that writes each event as one line, for tests to compare with what they expect:
 /// `start GET /books/1`, `attempt 1 GET /books/1`, `redirect 302 /echo`,
-/// `attempt 1 ended 200 sent 0 received 58`, `retry 1 after 0.01`, `end 200` or `end error …`.
+/// `attempt 1 ended 200 sent 0 received 58` (`… sent 0 body streamed` for a stream), `retry 1
+/// after 0.01`, `end 200` (`end 200 body streamed`) or `end error …`.
 final class EventLog: CallMonitor {
     private let box = Guarded<[(id: UUID, line: String)]>([])
 
@@ -64,7 +65,8 @@ final class EventLog: CallMonitor {
         let sent = event.bytesSent.map(String.init) ?? "?"
         add(
             event.call,
-            "attempt \(event.call.attempt) ended \(Self.describe(event.response, event.error)) sent \(sent) received \(event.bytesReceived)"
+            "attempt \(event.call.attempt) ended \(Self.describe(event.response, event.error)) sent \(sent) "
+                + (event.bodyIsStreamed ? "body streamed" : "received \(event.bytesReceived)")
                 + (event.duration >= 0 ? "" : " negative duration"))
     }
 
@@ -73,7 +75,10 @@ final class EventLog: CallMonitor {
     }
 
     func callFinished(_ event: CallFinished) {
-        add(event.call, "end \(Self.describe(event.response, event.error))" + (event.duration >= 0 ? "" : " negative duration"))
+        add(
+            event.call,
+            "end \(Self.describe(event.response, event.error))" + (event.bodyIsStreamed ? " body streamed" : "")
+                + (event.duration >= 0 ? "" : " negative duration"))
     }
 
     func overloadDecision(_ event: OverloadDecision) {
