@@ -16,6 +16,7 @@ import Foundation
 //                                          (Scripts/bench-nginx.sh serves both: 8443 and 8444)
 // bench stress [COUNT]                    10,000 calls against a faulty server, random cancels
 // bench pipeline COUNT                    EndpointKit's own steps of a call: a transport that answers at once
+// bench lines MB                          a streamed body split into lines, from memory
 // bench memory-child SCENARIO URL BYTES   one memory scenario (run by the table in a child)
 // bench alloc-child CLIENT URL COUNT       allocations of one client (run by the table in a child)
 // --server URL                             loop, hammer and latency against a server out of this
@@ -42,6 +43,11 @@ if arguments.count == 5, arguments[1] == "alloc-child", let url = URL(string: ar
 
 if arguments.count == 4, arguments[1] == "http2", let http2 = URL(string: arguments[2]), let http1 = URL(string: arguments[3]) {
     try await HTTP2.run(http2: http2, http1: http1, seconds: 3)
+    exit(0)
+}
+
+if arguments.count == 3, arguments[1] == "lines", let megabytes = Int(arguments[2]) {
+    try await LinesCost.run(megabytes: megabytes)
     exit(0)
 }
 
