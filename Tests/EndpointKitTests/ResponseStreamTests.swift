@@ -124,6 +124,25 @@ final class ResponseStreamTests: ServerTestCase {
         XCTAssertEqual(resumed.first?.header("Accept"), "text/event-stream")
     }
 
+    /// A reconnection time too long to count in nanoseconds (a server's typo, or its malice)
+    /// does not crash the process: the events wait to reconnect, and end when the reader
+    /// cancels.
+    func testAHugeReconnectionTimeIsWaitedNotACrash() async throws {
+        let client: URLSessionClient = try XCTUnwrap(client)
+        let endpoint = PathEndpoint(path: "sse-retry", query: [URLQueryItem(name: "ms", value: "99999999999999")])
+        let first = Guarded<String?>(nil)
+        let reader = Task {
+            for try await event in client.events(endpoint) { first.withLock { $0 = event.data } }
+        }
+        for _ in 0..<200 where first.withLock({ $0 }) == nil { try await Task.sleep(nanoseconds: 10_000_000) }
+        // Time to reach the wait before reconnecting.
+        try await Task.sleep(nanoseconds: 300_000_000)
+        reader.cancel()
+        try await reader.value
+        XCTAssertEqual(first.withLock { $0 }, "once")
+        XCTAssertEqual(server.requests.filter { $0.path == "/sse-retry" }.count, 1, "no reconnection yet")
+    }
+
     func testWithoutReconnectTheEventsEndWithTheStream() async throws {
         var count = 0
         for try await _ in client.events(PathEndpoint(path: "sse"), reconnect: false) { count += 1 }

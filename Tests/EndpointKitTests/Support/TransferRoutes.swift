@@ -128,6 +128,10 @@ enum TransferRoutes {
                 try await response.write(Data("id: \(id)\nevent: tick\ndata: {\"n\":\(id)}\n\n".utf8))
             }
             try await response.end()
+        case "/sse-retry":
+            // One event, with the reconnection time `ms`.
+            let retry = query["ms"] ?? "20"
+            try await response.send(headers: [("Content-Type", "text/event-stream")], body: Data("retry: \(retry)\ndata: once\n\n".utf8))
         case "/sse-once":
             // One event with an ID, then, after the reconnection, one without: it keeps that ID.
             switch request.header("Last-Event-ID") {
