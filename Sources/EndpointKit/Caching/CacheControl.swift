@@ -45,7 +45,7 @@ struct CacheControl {
     }
 
     /// `delta-seconds`: a non-negative integer; past 2^31 it reads as 2^31 (RFC 9111, 1.2.2).
-    private static func seconds(_ value: String?) -> TimeInterval? {
+    static func seconds(_ value: String?) -> TimeInterval? {
         guard let value, !value.isEmpty, value.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
         return min(TimeInterval(value) ?? .infinity, 2_147_483_648)
     }

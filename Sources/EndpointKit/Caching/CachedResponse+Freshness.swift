@@ -20,7 +20,8 @@ extension CachedResponse {
     /// Its age at `now`, in seconds (`current_age`, RFC 9111, 4.2.3).
     func age(at now: Date) -> TimeInterval {
         let date = self.date ?? responseDate
-        let ageValue = header("Age").flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) } ?? 0
+        // delta-seconds, as in Cache-Control: not any number (`1e300` made an infinite age).
+        let ageValue = CacheControl.seconds(header("Age")?.trimmingCharacters(in: .whitespaces)) ?? 0
         let apparentAge = max(0, responseDate.timeIntervalSince(date))
         let responseDelay = max(0, responseDate.timeIntervalSince(requestDate))
         return max(apparentAge, ageValue + responseDelay) + max(0, now.timeIntervalSince(responseDate))

@@ -13,7 +13,7 @@ extension ClientScenarios {
         [
             ("cache: fresh hit with both APIs", cacheFreshHit), ("cache: revalidation", cacheRevalidation),
             ("cache: what may be stored", cacheStorageRules), ("cache: Vary", cacheVary),
-            ("cache: freshness from Expires, Age, Last-Modified", cacheFreshnessSources),
+            ("cache: freshness from Expires, Age, Last-Modified", cacheFreshnessSources), ("cache: an Age out of range", cacheAgeOutOfRange),
             ("cache: no-cache and must-revalidate", cacheNoCache), ("cache: stale-while-revalidate", cacheStaleWhileRevalidate),
             ("cache: stale-if-error", cacheStaleIfError), ("cache: invalidation", cacheInvalidation),
             ("cache: policies", cachePolicies), ("cache: downloads and streams bypass", cacheBypass),
@@ -63,6 +63,24 @@ extension ClientScenarios {
                 _ = try await client.request(resource)
                 XCTFail("\(name): a shut-down client answered from its cache")
             } catch EndpointKitError.clientInvalidated {}
+        }
+    }
+
+    /// An `Age` that is not delta-seconds (`1e300`) is ignored; one past 2^31 reads as 2^31 (RFC
+    /// 9111, 1.2.2): the stored answer is stale, and served again after a revalidation. Neither
+    /// breaks the arithmetic of serving it (it once made an infinite age, and crashed).
+    func cacheAgeOutOfRange(_ server: TestServer, _ faults: FaultRoutes) async throws {
+        try await withCache(server, faults) { client, _, clock, log in
+            let exponent = CachedResource(["key": "age-exponent", "cc": "max-age=60", "etag": "1", "age": "1e300"])
+            let first = try await client.request(exponent)
+            clock.advance(30)
+            let second = try await client.request(exponent)
+            XCTAssertEqual(second, first, name)
+            let huge = CachedResource(["key": "age-huge", "cc": "max-age=60", "etag": "1", "age": "99999999999999999999"])
+            let third = try await client.request(huge)
+            let fourth = try await client.request(huge)
+            XCTAssertEqual(fourth, third, name)
+            XCTAssertEqual(log.all, [.miss, .hit, .miss, .revalidated], name)
         }
     }
 
