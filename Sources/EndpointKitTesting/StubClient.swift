@@ -1,4 +1,4 @@
-@_spi(Locking) import EndpointKit
+@_spi(Locking) @_spi(Transport) import EndpointKit
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -126,7 +126,7 @@ public final class StubClient: Client, Sendable {
             return state.answers.first { $0.matches(endpoint, request) }
         }
         guard let found else { throw Unstubbed(endpoint: type) }
-        let pause = UInt64(found.delay / Double(found.progress.count + 1) * 1_000_000_000)
+        let pause = (found.delay / Double(found.progress.count + 1)).nanoseconds
         let cancellation = ProgressCancellation()
         for event in found.progress {
             if pause > 0 { try await Task.sleep(nanoseconds: pause) }

@@ -44,7 +44,7 @@ final class NIOWebSocketChannel: WebSocketChannel {
         do {
             let socket = try await withTaskCancellationHandler {
                 let upgrade = try await ClientBootstrap(group: group)
-                    .connectTimeout(.milliseconds(Int64((timeout ?? 30) * 1000)))
+                    .connectTimeout(.nanoseconds(Int64((timeout ?? 30).nanoseconds)))
                     .connect(host: target.host, port: target.port) { channel in
                         opened.withLock { $0 = channel }
                         return channel.eventLoop.makeCompletedFuture {
@@ -52,7 +52,7 @@ final class NIOWebSocketChannel: WebSocketChannel {
                         }
                     }
                 if let timeout {
-                    let deadline = upgrade.eventLoop.scheduleTask(in: .milliseconds(Int64(timeout * 1000))) {
+                    let deadline = upgrade.eventLoop.scheduleTask(in: .nanoseconds(Int64(timeout.nanoseconds))) {
                         timedOut.withLock { $0 = true }
                         opened.withLock { $0 }?.close(promise: nil)
                     }

@@ -176,6 +176,20 @@ final class AsyncHTTPClientClientTests: XCTestCase {
         XCTAssertTrue(log.calls.last?.last?.hasPrefix("end refused") == true, "\(log.calls)")
     }
 
+    /// A timeout of `.infinity` is no limit for a WebSocket's handshake either, not a crash.
+    func testAWebSocketWithAnInfiniteTimeoutOpens() async throws {
+        let server = try await TestServer.start(Routes.standard)
+        let client = AsyncHTTPClientClient(baseURL: server.baseURL, timeout: .infinity)
+        let socket = try await client.webSocket(SocketEndpoint())
+        try await socket.send(.text("hello"))
+        var iterator = socket.makeAsyncIterator()
+        let echoed = try await iterator.next()
+        XCTAssertEqual(echoed, .text("hello"))
+        await socket.close()
+        try await client.shutdown()
+        await server.shutdown()
+    }
+
     /// AsyncHTTPClient's own lines (its request and connection pool) go to the logger given.
     func testAsyncHTTPClientLogsToTheGivenLogger() async throws {
         let server = try await TestServer.start(Routes.standard)

@@ -25,7 +25,7 @@ public struct CallDeadline: Sendable, Hashable, Comparable {
 
     /// The deadline `seconds` from now.
     public static func after(_ seconds: TimeInterval) -> CallDeadline {
-        CallDeadline(uptime: CallContext.now &+ UInt64(max(0, seconds) * 1e9))
+        CallDeadline(uptime: CallContext.now &+ seconds.nanoseconds)
     }
 
     /// Seconds left until the deadline; 0 once it has passed.

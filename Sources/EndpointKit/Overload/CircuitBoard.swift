@@ -46,7 +46,7 @@ final class CircuitBoard: Sendable {
                 return .probe
             case .halfOpen(let inFlight, let succeeded):
                 guard inFlight + succeeded < breaker.probes else {
-                    return .reject(until: now + UInt64(breaker.openDuration * 1e9) / 10)
+                    return .reject(until: now &+ breaker.openDuration.nanoseconds / 10)
                 }
                 states[host] = .halfOpen(inFlight: inFlight + 1, succeeded: succeeded)
                 return .probe
@@ -61,7 +61,7 @@ final class CircuitBoard: Sendable {
             case (.halfOpen(let inFlight, let succeeded), .probe):
                 switch outcome {
                 case .failure:
-                    states[host] = .open(until: now + UInt64(breaker.openDuration * 1e9))
+                    states[host] = .open(until: now &+ breaker.openDuration.nanoseconds)
                     return .opened
                 case .uncounted:
                     states[host] = .halfOpen(inFlight: inFlight - 1, succeeded: succeeded)
@@ -90,7 +90,7 @@ final class CircuitBoard: Sendable {
                 let byRatio = total >= Double(breaker.minimumCalls) && failures / max(total, 1) >= breaker.failureRatio
                 let byRun = breaker.consecutiveFailures.map { consecutive >= $0 } ?? false
                 if failed, byRatio || byRun {
-                    states[host] = .open(until: now + UInt64(breaker.openDuration * 1e9))
+                    states[host] = .open(until: now &+ breaker.openDuration.nanoseconds)
                     return .opened
                 }
                 states[host] = .closed(window, consecutive: consecutive)

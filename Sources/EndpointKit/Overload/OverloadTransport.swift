@@ -64,7 +64,7 @@ struct OverloadTransport: Transport {
         try await withThrowingTaskGroup(of: ReceivedResponse?.self) { group in
             group.addTask { try await send() }
             group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+                try await Task.sleep(nanoseconds: delay.nanoseconds)
                 return nil
             }
             var running = 1

@@ -13,7 +13,7 @@ struct SlidingWindow {
     private var buckets = [Bucket](repeating: Bucket(), count: 10)
 
     init(window: TimeInterval) {
-        bucketNanoseconds = max(1, UInt64(max(window, 0.001) * 1e9) / 10)
+        bucketNanoseconds = max(1, max(window, 0.001).nanoseconds / 10)
     }
 
     /// Adds to the bucket of `now` (uptime nanoseconds).

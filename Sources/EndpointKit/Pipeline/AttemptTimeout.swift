@@ -15,7 +15,7 @@ import Foundation
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await work() }
             group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(limit * 1_000_000_000))
+                try await Task.sleep(nanoseconds: limit.nanoseconds)
                 return nil
             }
             defer { group.cancelAll() }

@@ -202,7 +202,7 @@ import Foundation
             guard case .retry(let delay) = decision else { continue }
             guard overload.allowsRetry(after: delay, deadline: deadline, url: request.url) else { return false }
             events.retryScheduled(after: delay, reason: error)
-            if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
+            if delay > 0 { try await Task.sleep(nanoseconds: delay.nanoseconds) }
             return true
         }
         return false

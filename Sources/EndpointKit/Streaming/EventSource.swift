@@ -58,19 +58,12 @@ enum EventSource {
                     continuation.finish(throwing: error is CancellationError || Task.isCancelled ? nil : error)
                     return
                 }
-                try? await Task.sleep(nanoseconds: nanoseconds(milliseconds: wait))
+                try? await Task.sleep(nanoseconds: (TimeInterval(wait) / 1000).nanoseconds)
             }
             continuation.finish()
         }
         continuation.onTermination = { _ in task.cancel() }
         return events
-    }
-
-    /// A reconnection time in nanoseconds; one too long to count (a server may send any number)
-    /// is about 146 years, as good as never, instead of a crash.
-    static func nanoseconds(milliseconds: Int) -> UInt64 {
-        let longest = UInt64(Int64.max / 2) / 1_000_000
-        return min(UInt64(max(milliseconds, 0)), longest) * 1_000_000
     }
 
     /// Why `stream` is not read as events, if it is not: its `Content-Type` is not

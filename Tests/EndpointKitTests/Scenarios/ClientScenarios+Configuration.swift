@@ -7,7 +7,31 @@ extension ClientScenarios {
         [
             ("adapters after the base URL, in order", adaptersInOrder), ("a cookie jar of the client's own", cookieJar),
             ("completion calls adapted before they return", completionCallsAdaptedInOrder),
+            ("limits of infinity mean none", infiniteLimits),
         ]
+    }
+
+    /// A time limit of `.infinity` (or one too long to count) is no limit, not a crash: the
+    /// client's timeout, a call deadline, a retry's wait, a circuit's open time.
+    func infiniteLimits(_ server: TestServer, _: FaultRoutes) async throws {
+        let overload = OverloadPolicy(circuitBreaker: CircuitBreaker(window: .infinity, consecutiveFailures: 1, openDuration: .infinity))
+        try await with(server, Options(timeout: .infinity, overload: overload)) { client in
+            let book = try await client.request(GetBook())
+            XCTAssertEqual(book, Routes.books[0], name)
+            let again = try await CallDeadline.within(.infinity) { try await client.request(GetBook()) }
+            XCTAssertEqual(again, Routes.books[0], name)
+            var lines = 0
+            for try await _ in try await client.stream(PathEndpoint(path: "stream")).lines { lines += 1 }
+            XCTAssertEqual(lines, 5, name)
+            // One failure opens the circuit, for good.
+            _ = try? await client.request(PathEndpoint(path: "status", query: [URLQueryItem(name: "code", value: "503")]))
+            do {
+                _ = try await client.request(GetBook())
+                XCTFail("\(name): the open circuit let a call through")
+            } catch EndpointKitError.circuitOpen(_, let until) {
+                XCTAssertGreaterThan(until.timeIntervalSinceNow, 100 * 365 * 86_400, name)
+            }
+        }
     }
 
     /// Appends its mark to `X-Order`, and records whether the URL it saw was absolute.
