@@ -1,4 +1,4 @@
-@_spi(Transport) import EndpointKit
+@_spi(Transport) @testable import EndpointKit
 import Foundation
 import XCTest
 
@@ -55,5 +55,28 @@ final class IncomingBodyTests: XCTestCase {
             XCTAssertEqual(limit, 8)
         }
         XCTAssertEqual(incoming.body.count, 5, "nothing past the limit is kept")
+    }
+
+    /// A resumed download whose 206 names no total, with a `Content-Length` near `Int64.max`:
+    /// the kept bytes and that length cannot be added, so the body has no known total (it was
+    /// an overflow, and a crash).
+    func testAResumedLengthTooLargeToCountIsNoTotal() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("EndpointKit-\(UUID().uuidString).bin")
+        let record = file.appendingPathExtension("resume")
+        try Data("kept".utf8).write(to: file)
+        try Data("\"v1\"".utf8).write(to: record)
+        defer {
+            try? FileManager.default.removeItem(at: file)
+            try? FileManager.default.removeItem(at: record)
+        }
+        var request = URLRequest(url: url)
+        let download = DownloadFile(resumableURL: file, request: &request)
+        XCTAssertEqual(request.value(forHTTPHeaderField: "Range"), "bytes=4-")
+        let head = try XCTUnwrap(
+            HTTPURLResponse(url: url, statusCode: 206, httpVersion: "HTTP/1.1", headerFields: ["Content-Range": "bytes 4-9/*"]))
+        let incoming = try IncomingBody(head: head, expected: .max, file: download, bodyLimit: 100, url: url)
+        XCTAssertNil(incoming.total)
+        XCTAssertEqual(incoming.received, 4, "the kept bytes count")
+        try incoming.handle?.close()
     }
 }

@@ -46,7 +46,8 @@ public struct LoggingMonitor: CallMonitor {
     /// Logs the failed attempt that will be sent again.
     public func retryScheduled(_ event: RetryScheduled) {
         var metadata = Self.metadata(event.call, event.request, event.response)
-        metadata["retry.delay_ms"] = .stringConvertible(Int(event.delay * 1000))
+        // Any wait a retrier asks for, even one too long for an Int of milliseconds.
+        metadata["retry.delay_ms"] = .stringConvertible(Int(exactly: (event.delay * 1000).rounded(.down)) ?? .max)
         metadata["error"] = .string(String(describing: event.reason))
         logger.notice("\(Self.line(event.request, event.response, event.reason)); retrying", metadata: metadata)
     }

@@ -58,6 +58,21 @@ final class ConventionsTests: XCTestCase {
         }
     }
 
+    /// A retry's wait too long for an `Int` of milliseconds (a retrier may ask for any, and
+    /// `maximumRetryAfter: .infinity` lets a server's `Retry-After: 1e300` through) is logged,
+    /// not a crash.
+    func testAWaitTooLongToCountIsLogged() throws {
+        let probe = Probe()
+        let logger = try XCTUnwrap(probe.monitors.first as? LoggingMonitor)
+        let request = URLRequest(url: try XCTUnwrap(URL(string: "http://127.0.0.1:1/books")))
+        let call = CallContext(id: UUID(), startedAt: Date(), attempt: 1, endpointType: PathEndpoint.self)
+        for delay in [1e300, .infinity, 0.25] {
+            logger.retryScheduled(RetryScheduled(call: call, delay: delay, reason: URLError(.timedOut), request: request, response: nil, body: nil))
+        }
+        let delays = probe.handler.entries.map { $0.metadata["retry.delay_ms"].map { "\($0)" } }
+        XCTAssertEqual(delays, [String(Int.max), String(Int.max), "250"])
+    }
+
     /// A streamed body is read after its call's events: no size is logged or recorded for it
     /// (not a size of 0), while the same body read whole is logged and recorded with its size.
     func testAStreamedBodyHasNoSizeInLogsOrMetrics() async throws {

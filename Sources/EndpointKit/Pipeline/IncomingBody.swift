@@ -39,7 +39,8 @@ import Foundation
         if var target = file, (200..<300).contains(head.statusCode) {
             let (handle, offset) = try target.open(for: head)
             (self.file, self.handle, received) = (target, handle, offset)
-            total = DownloadFile.rangeTotal(of: head) ?? expected.map { $0 + offset }
+            // A length past what can be counted (a 206 without a total, say) is no length.
+            total = DownloadFile.rangeTotal(of: head) ?? expected.flatMap { $0.addingReportingOverflow(offset).overflow ? nil : $0 + offset }
         } else {
             if let expected, expected > bodyLimit { throw EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit) }
             total = expected
