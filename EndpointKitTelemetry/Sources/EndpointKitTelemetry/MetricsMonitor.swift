@@ -13,7 +13,7 @@ import Metrics
 ///   `defaultDurationHistogramBuckets`, 5 ms to 10 s by default, exported in seconds), so its
 ///   percentiles are readable for calls of a few milliseconds;
 /// - `http.client.request.body.size` and `http.client.response.body.size`, bytes (a `Recorder`
-///   that aggregates); no response size for a streamed body (``EndpointKit/Client/stream(_:)``,
+///   that aggregates); no response size for a streamed body (a `stream(_:)` call,
 ///   a generated OpenAPI client's calls), which is read after the attempt ends;
 /// - `http.client.active_requests`, a `Meter` up while an attempt runs;
 /// - `endpointkit.client.overload.decisions`, a `Counter` of what the client's overload policy

@@ -20,7 +20,7 @@ public struct AttemptFinished: Sendable {
     /// Bytes of response body received (for a stream, none: its body is read later).
     public let bytesReceived: Int64
     /// Whether the response's body goes to the caller as a stream, after this event
-    /// (``Client/stream(_:)``, and every call of a generated OpenAPI client): its size is not
+    /// (a `stream(_:)` call, and every call of a generated OpenAPI client): its size is not
     /// known here, and ``bytesReceived`` counts none of it.
     public let bodyIsStreamed: Bool
     /// Seconds from the attempt's start to its end.
