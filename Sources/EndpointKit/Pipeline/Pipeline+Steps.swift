@@ -93,12 +93,12 @@ extension Pipeline {
         var outgoing = outgoing
         outgoing.request = request
         // Foundation's idle timeout takes whole seconds (0 would mean none); keep it past ours.
-        // On Linux it becomes an Int of milliseconds: past about 68 years (`.infinity`, say) the
-        // transfer would crash the process, so it stops there.
-        let longest: TimeInterval = 2_147_483_648
-        if let idle = outgoing.timeout.map({ min($0.rounded(.up) + 1, longest) }), outgoing.request.timeoutInterval < idle {
+        if let idle = outgoing.timeout.map({ $0.rounded(.up) + 1 }), outgoing.request.timeoutInterval < idle {
             outgoing.request.timeoutInterval = idle
         }
+        // On Linux it becomes an Int of milliseconds: past about 68 years (`.infinity`, say) the
+        // transfer would crash the process, so it stops there, ours or the caller's.
+        let longest: TimeInterval = 2_147_483_648
         if !(outgoing.request.timeoutInterval <= longest) { outgoing.request.timeoutInterval = longest }
         // Looked up by name (case-insensitively), not through a copy of every field: a request
         // is changed, so copied, only when it carries one.
