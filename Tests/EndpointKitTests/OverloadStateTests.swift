@@ -54,6 +54,29 @@ final class OverloadStateTests: XCTestCase {
         XCTAssertEqual(board.record(.failure, host: other, admission: .pass, now: now), .opened)
     }
 
+    /// A client that calls ever new hosts (webhooks, a host per tenant) keeps state for the hosts
+    /// it called lately only: a host not called for the window starts afresh, and is forgotten.
+    func testACircuitForgetsAHostNotCalledForItsWindow() {
+        let board = CircuitBoard(CircuitBreaker(minimumCalls: 100, window: 10, consecutiveFailures: 3, openDuration: 1))
+        var now: UInt64 = 100 * second
+        // A run of failures is broken by a window without calls.
+        for _ in 0..<2 { XCTAssertNil(board.record(.failure, host: "run:80", admission: .pass, now: now)) }
+        XCTAssertNil(board.record(.failure, host: "run:80", admission: .pass, now: now + 11 * second))
+        XCTAssertEqual(board.record(.failure, host: "run:80", admission: .pass, now: now + 11 * second), nil)
+        XCTAssertEqual(board.record(.failure, host: "run:80", admission: .pass, now: now + 11 * second), .opened)
+        // An open circuit half-opens after its open time; not called for a window more, it is closed afresh.
+        for _ in 0..<3 { _ = board.record(.failure, host: "open:80", admission: .pass, now: now) }
+        XCTAssertEqual(board.admit("open:80", now: now + 10 * second), .probe)
+        for _ in 0..<3 { _ = board.record(.failure, host: "again:80", admission: .pass, now: now) }
+        XCTAssertEqual(board.admit("again:80", now: now + 12 * second), .pass)
+        // 10,000 hosts called once; a window later, they are forgotten as 10,000 new hosts come.
+        for index in 0..<10_000 { _ = board.record(.success, host: "tenant-\(index):443", admission: .pass, now: now) }
+        XCTAssertGreaterThanOrEqual(board.hostCount, 10_000)
+        now += 11 * second
+        for index in 0..<10_000 { _ = board.record(.success, host: "later-\(index):443", admission: .pass, now: now) }
+        XCTAssertLessThanOrEqual(board.hostCount, 10_100)
+    }
+
     /// 200 rounds of 50 calls through a limit of 4 in flight, a random half of them cancelled
     /// at a random moment: no call is stuck, a cancelled waiter never takes a place, and every
     /// place is given back (the next call enters at once).
@@ -127,5 +150,20 @@ final class OverloadStateTests: XCTestCase {
         // Only the latest 200 count.
         for _ in 0..<200 { record.add(0.001, host: "a") }
         XCTAssertEqual(record.percentile(0.99, host: "a"), 0.001)
+    }
+
+    /// Answer times older than the record keeps them are not a host's latency; the hosts they
+    /// belong to are forgotten as new hosts come.
+    func testTheLatencyRecordForgetsHostsNotAnsweringLately() {
+        let record = LatencyRecord()
+        var now: UInt64 = 100 * second
+        for _ in 0..<20 { record.add(0.2, host: "a", now: now) }
+        XCTAssertEqual(record.percentile(0.5, host: "a", now: now + 299 * second), 0.2)
+        XCTAssertNil(record.percentile(0.5, host: "a", now: now + 301 * second))
+        for index in 0..<10_000 { record.add(0.1, host: "tenant-\(index)", now: now) }
+        XCTAssertGreaterThanOrEqual(record.hostCount, 10_000)
+        now += 301 * second
+        for index in 0..<10_000 { record.add(0.1, host: "later-\(index)", now: now) }
+        XCTAssertLessThanOrEqual(record.hostCount, 10_100)
     }
 }

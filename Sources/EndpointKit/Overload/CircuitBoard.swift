@@ -29,11 +29,14 @@ final class CircuitBoard: Sendable {
     }
 
     let breaker: CircuitBreaker
-    private let states = Locked<[String: State]>([:])
+    private let states = Locked(HostTable<State>())
 
     init(_ breaker: CircuitBreaker) {
         self.breaker = breaker
     }
+
+    /// How many hosts the board holds a circuit for.
+    var hostCount: Int { states.withLock { $0.count } }
 
     /// Whether a call to `host` may go now.
     func admit(_ host: String, now: UInt64 = CallContext.now) -> Admission {
@@ -42,6 +45,10 @@ final class CircuitBoard: Sendable {
             case nil, .closed: return .pass
             case .open(let until):
                 guard now >= until else { return .reject(until: until) }
+                guard !isForgotten(.open(until: until), now: now) else {
+                    states[host] = nil
+                    return .pass
+                }
                 states[host] = .halfOpen(inFlight: 1, succeeded: 0)
                 return .probe
             case .halfOpen(let inFlight, let succeeded):
@@ -57,47 +64,59 @@ final class CircuitBoard: Sendable {
     /// Counts how a call admitted as `admission` ended.
     func record(_ outcome: Outcome, host: String, admission: Admission, now: UInt64 = CallContext.now) -> Transition? {
         states.withLock { states in
-            switch (states[host], admission) {
-            case (.halfOpen(let inFlight, let succeeded), .probe):
-                switch outcome {
-                case .failure:
-                    states[host] = .open(until: now &+ breaker.openDuration.nanoseconds)
-                    return .opened
-                case .uncounted:
-                    states[host] = .halfOpen(inFlight: inFlight - 1, succeeded: succeeded)
+            states.update(
+                host, fresh: .closed(SlidingWindow(window: breaker.window), consecutive: 0), isStale: { isForgotten($0, now: now) }
+            ) { record(outcome, in: &$0, admission: admission, now: now) }
+        }
+    }
+
+    private func record(_ outcome: Outcome, in state: inout State, admission: Admission, now: UInt64) -> Transition? {
+        switch (state, admission) {
+        case (.halfOpen(let inFlight, let succeeded), .probe):
+            switch outcome {
+            case .failure:
+                state = .open(until: now &+ breaker.openDuration.nanoseconds)
+                return .opened
+            case .uncounted:
+                state = .halfOpen(inFlight: inFlight - 1, succeeded: succeeded)
+                return nil
+            case .success:
+                guard succeeded + 1 >= breaker.probes else {
+                    state = .halfOpen(inFlight: inFlight - 1, succeeded: succeeded + 1)
                     return nil
-                case .success:
-                    guard succeeded + 1 >= breaker.probes else {
-                        states[host] = .halfOpen(inFlight: inFlight - 1, succeeded: succeeded + 1)
-                        return nil
-                    }
-                    states[host] = .closed(SlidingWindow(window: breaker.window), consecutive: 0)
-                    return .closed
                 }
-            case (let state, .pass):
-                guard outcome != .uncounted else { return nil }
-                var (window, consecutive) = (SlidingWindow(window: breaker.window), 0)
-                if case .closed(let kept, let count) = state {
-                    (window, consecutive) = (kept, count)
-                } else if state != nil {
-                    return nil  // the circuit opened while this call was in flight
-                }
-                let failed = outcome == .failure
-                window.add(first: failed ? 0 : 1, second: failed ? 1 : 0, now: now)
-                consecutive = failed ? consecutive + 1 : 0
-                let (successes, failures) = window.totals(now: now)
-                let total = successes + failures
-                let byRatio = total >= Double(breaker.minimumCalls) && failures / max(total, 1) >= breaker.failureRatio
-                let byRun = breaker.consecutiveFailures.map { consecutive >= $0 } ?? false
-                if failed, byRatio || byRun {
-                    states[host] = .open(until: now &+ breaker.openDuration.nanoseconds)
-                    return .opened
-                }
-                states[host] = .closed(window, consecutive: consecutive)
-                return nil
-            default:
-                return nil
+                state = .closed(SlidingWindow(window: breaker.window), consecutive: 0)
+                return .closed
             }
+        case (.closed(var window, var consecutive), .pass):
+            guard outcome != .uncounted else { return nil }
+            // A window without calls breaks a run of failures, as it empties the counts.
+            if window.isEmpty(now: now) { consecutive = 0 }
+            let failed = outcome == .failure
+            window.add(first: failed ? 0 : 1, second: failed ? 1 : 0, now: now)
+            consecutive = failed ? consecutive + 1 : 0
+            let (successes, failures) = window.totals(now: now)
+            let total = successes + failures
+            let byRatio = total >= Double(breaker.minimumCalls) && failures / max(total, 1) >= breaker.failureRatio
+            let byRun = breaker.consecutiveFailures.map { consecutive >= $0 } ?? false
+            if failed, byRatio || byRun {
+                state = .open(until: now &+ breaker.openDuration.nanoseconds)
+                return .opened
+            }
+            state = .closed(window, consecutive: consecutive)
+            return nil
+        default:
+            return nil  // the circuit opened while this call was in flight
+        }
+    }
+
+    /// Whether `state` is as good as none at `now`: closed with nothing counted in the window,
+    /// or open and not called for a window past its open time. A host then starts afresh.
+    private func isForgotten(_ state: State, now: UInt64) -> Bool {
+        switch state {
+        case .closed(let window, _): window.isEmpty(now: now)
+        case .open(let until): now >= until && now - until >= max(breaker.window, 0.001).nanoseconds
+        case .halfOpen: false
         }
     }
 }

@@ -12,7 +12,10 @@ import Foundation
 /// - **Half-open**: then up to ``probes`` calls go through; if they all succeed the circuit
 ///   closes, if one fails it opens again.
 ///
-/// One circuit per host (and port), kept by the client. The defaults: 50 % of at least 20 calls
+/// One circuit per host (and port), kept by the client. A host not called for ``window``
+/// seconds (past its open time, when open) starts afresh, closed with nothing counted: such a
+/// pause breaks a run of failures too, and a client that calls ever new hosts (webhooks, a host
+/// per tenant) does not keep a circuit for every host it ever called. The defaults: 50 % of at least 20 calls
 /// in 10 s, open for 5 s, one probe (the Resilience article sets them beside other libraries').
 public struct CircuitBreaker: Sendable, Equatable {
     /// The failure share over the window at which the circuit opens, from 0 to 1.

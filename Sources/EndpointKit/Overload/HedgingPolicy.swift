@@ -19,7 +19,7 @@ public struct HedgingPolicy: Sendable, Equatable {
         case fixed(TimeInterval)
         /// After the client's observed latency at this percentile (0.95 for p95) of the host's
         /// recent answers, but not before `minimum` seconds; `minimum` alone until 20 answers
-        /// have been seen.
+        /// have been seen, and again once the host has not answered for five minutes.
         case percentile(Double, minimum: TimeInterval)
         /// Never: no hedge (an endpoint's way to turn off its client's hedging).
         case never

@@ -25,6 +25,11 @@ struct SlidingWindow {
         buckets[slot].second += second
     }
 
+    /// Whether nothing was counted in the window that ends at `now`.
+    func isEmpty(now: UInt64) -> Bool {
+        totals(now: now) == (0, 0)
+    }
+
     /// Both counts over the window that ends at `now`.
     func totals(now: UInt64) -> (first: Double, second: Double) {
         let current = now / bucketNanoseconds
