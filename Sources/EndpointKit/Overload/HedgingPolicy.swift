@@ -4,8 +4,9 @@ import Foundation
 /// one slow server or connection then costs a call the hedge delay, not its whole tail.
 ///
 /// Only calls whose method is idempotent (`GET`, `HEAD`, `OPTIONS`, `PUT`, `DELETE`, `TRACE`)
-/// whose body is in memory are hedged; downloads to a file, uploads from a stream and streams
-/// are not. The losing attempt is cancelled (its connection closed). Each hedge spends from the
+/// whose body is in memory are hedged; downloads to a file, and uploads from a file, a stream
+/// or a producer, are not. A stream (every generated OpenAPI call is one) is hedged on its
+/// head: the first head wins. The losing attempt is cancelled (its connection closed). Each hedge spends from the
 /// ``RetryBudget``, so hedging adds at most the budget's share of load; without a budget,
 /// hedges are not limited.
 ///

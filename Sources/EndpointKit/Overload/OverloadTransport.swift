@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// Where the ``OverloadPolicy`` meets each request a call sends (every attempt and redirect):
-/// the host's circuit may refuse it, its queue may hold it, and a late answer may be hedged.
+/// the host's circuit may refuse it, its queue may hold it, and a late answer (a late head, for
+/// a stream) may be hedged.
 /// Under a cache, so that a stored answer is served whatever state the host is in.
 struct OverloadTransport: Transport {
     let overload: OverloadGuard
@@ -22,46 +23,51 @@ struct OverloadTransport: Transport {
         guard hedging != nil || overload.circuits != nil || overload.queues != nil else {
             return try await transport.send(outgoing, into: file, timeout: timeout, bodyLimit: bodyLimit, progress: progress)
         }
-        return try await guardedSend(outgoing, into: file, timeout: timeout, bodyLimit: bodyLimit, progress: progress, hedging: hedging)
-    }
-
-    /// Sends `outgoing` under the host's circuit and queue, hedged as `hedging` says. Apart from
-    /// ``send(_:into:timeout:bodyLimit:progress:)``, so that its state takes room in a call's
-    /// task only when the policy guards requests.
-    @inline(never)
-    private func guardedSend(
-        _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
-        progress: ProgressSink?, hedging: HedgingPolicy?
-    ) async throws -> ReceivedResponse {
-        try await overload.guarding(outgoing.request.url) {
-            let host = hedging == nil ? "" : OverloadGuard.host(of: outgoing.request.url)
-            guard let hedging, file == nil, Self.isHedgeable(outgoing), let delay = hedgeDelay(hedging, host: host) else {
-                let received = try await transport.send(outgoing, into: file, timeout: timeout, bodyLimit: bodyLimit, progress: progress)
-                return (received, received.head.statusCode)
-            }
-            let start = CallContext.now
-            let received = try await hedged(after: delay, host: host) {
-                try await transport.send(outgoing, into: nil, timeout: timeout, bodyLimit: bodyLimit, progress: progress)
-            }
-            if case .percentile = hedging.delay { overload.latencies.add(CallContext.seconds(since: start), host: host) }
-            return (received, received.head.statusCode)
+        // A download to a file is not hedged: two attempts cannot write one file.
+        return try await guarded(outgoing, hedging: file == nil ? hedging : nil, status: \.head.statusCode) { [transport] in
+            try await transport.send(outgoing, into: file, timeout: timeout, bodyLimit: bodyLimit, progress: progress)
         }
     }
 
     func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
+        let hedging = outgoing.hedging ?? overload.policy.hedging
+        guard hedging != nil || overload.circuits != nil || overload.queues != nil else {
+            return try await transport.stream(outgoing, timeout: timeout)
+        }
+        return try await guarded(outgoing, hedging: hedging, status: \.head.statusCode) { [transport] in
+            try await transport.stream(outgoing, timeout: timeout)
+        }
+    }
+
+    /// Sends `outgoing` with `send` under the host's circuit and queue, hedged as `hedging`
+    /// says when it may be: the first answer wins (for a stream, the first head). Apart from
+    /// the sends, so that its state takes room in a call's task only when the policy guards
+    /// requests.
+    @inline(never)
+    private func guarded<Answer: Sendable>(
+        _ outgoing: Outgoing, hedging: HedgingPolicy?, status: KeyPath<Answer, Int> & Sendable,
+        _ send: @escaping @Sendable () async throws -> Answer
+    ) async throws -> Answer {
         try await overload.guarding(outgoing.request.url) {
-            let stream = try await transport.stream(outgoing, timeout: timeout)
-            return (stream, stream.head.statusCode)
+            let host = hedging == nil ? "" : OverloadGuard.host(of: outgoing.request.url)
+            guard let hedging, Self.isHedgeable(outgoing), let delay = hedgeDelay(hedging, host: host) else {
+                let answer = try await send()
+                return (answer, answer[keyPath: status])
+            }
+            let start = CallContext.now
+            let answer = try await hedged(after: delay, host: host, send)
+            if case .percentile = hedging.delay { overload.latencies.add(CallContext.seconds(since: start), host: host) }
+            return (answer, answer[keyPath: status])
         }
     }
 
     /// Sends with `send`; if no answer came after `delay` seconds, sends again (when the budget
     /// allows) and takes the first answer, cancelling the other attempt. An error before the
     /// hedge is the call's; after it, the other attempt's answer is waited for.
-    private func hedged(
-        after delay: TimeInterval, host: String, _ send: @escaping @Sendable () async throws -> ReceivedResponse
-    ) async throws -> ReceivedResponse {
-        try await withThrowingTaskGroup(of: ReceivedResponse?.self) { group in
+    private func hedged<Answer: Sendable>(
+        after delay: TimeInterval, host: String, _ send: @escaping @Sendable () async throws -> Answer
+    ) async throws -> Answer {
+        try await withThrowingTaskGroup(of: Answer?.self) { group in
             group.addTask { try await send() }
             group.addTask {
                 try await Task.sleep(nanoseconds: delay.nanoseconds)

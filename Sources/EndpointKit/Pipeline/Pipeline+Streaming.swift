@@ -40,7 +40,12 @@ import Foundation
         // Asked through the endpoint's type: casting the endpoint itself to `any StatusAccepting`
         // would box it (an allocation for every call).
         let accepting = T.self as? any StatusAccepting.Type
-        return try await run(T.self, settings: endpoint, build: build) { outgoing, record, events in
+        let built = {
+            var (outgoing, form) = try build()
+            outgoing.hedging = endpoint.hedging
+            return (outgoing, form)
+        }
+        return try await run(T.self, settings: endpoint, build: built) { outgoing, record, events in
             let stream = try await followingRedirects(outgoing, record: &record, events: &events, head: \.head) { [transport] hop in
                 try await transport.stream(hop, timeout: hop.timeout)
             }

@@ -278,6 +278,16 @@ extension ClientScenarios {
             XCTAssertTrue(log.lines.contains("overload hedged"), name)
             let closed = await server.waitForDisconnect(of: "/hold")
             XCTAssertTrue(closed, "\(name): the losing attempt's connection stayed open")
+            // A stream (every generated OpenAPI call is one) is hedged on its head: the first
+            // head wins, and the other request is cancelled.
+            let streamStart = Date()
+            var body = Data()
+            for try await chunk in try await client.stream(AttemptEndpoint(path: "/hold?key=stream&seconds=3&slow=1")) { body += chunk }
+            XCTAssertLessThan(Date().timeIntervalSince(streamStart), 2, "\(name): the stream was not hedged")
+            XCTAssertEqual(faults.count("stream"), 2, name)
+            XCTAssertTrue(String(decoding: body, as: UTF8.self).contains("\"attempt\":2"), "\(name): \(String(decoding: body, as: UTF8.self))")
+            let streamClosed = await server.waitForDisconnect(of: "/hold", count: 2)
+            XCTAssertTrue(streamClosed, "\(name): the losing stream's connection stayed open")
             // A call answered before the delay is never hedged.
             _ = try await client.request(AttemptEndpoint(path: "/hold?key=fast&seconds=0"))
             XCTAssertEqual(faults.count("fast"), 1, name)
@@ -292,6 +302,11 @@ extension ClientScenarios {
                 AttemptEndpoint(path: "/hold?key=own&seconds=3&slow=1", hedging: HedgingPolicy(delay: .fixed(0.1))))
             XCTAssertEqual(answer.attempt, 2, name)
             XCTAssertEqual(faults.count("own"), 2, name)
+            var body = Data()
+            let stream = try await client.stream(AttemptEndpoint(path: "/hold?key=own-stream&seconds=3&slow=1", hedging: HedgingPolicy(delay: .fixed(0.1))))
+            for try await chunk in stream { body += chunk }
+            XCTAssertEqual(faults.count("own-stream"), 2, "\(name): the stream's own hedging was not applied")
+            XCTAssertTrue(String(decoding: body, as: UTF8.self).contains("\"attempt\":2"), name)
         }
     }
 }
