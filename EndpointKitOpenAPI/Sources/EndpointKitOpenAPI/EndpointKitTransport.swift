@@ -21,8 +21,9 @@ import OpenAPIRuntime
 /// - Every status is handed to the generated code (which knows the documented answers); only a
 ///   failure to get an answer throws, with EndpointKit's typed errors. A status in
 ///   ``retriedStatuses`` (by default those `RetryPolicy.default` retries: 408, 429, 500, 502,
-///   503, 504) is first refused, so that the client's retry policy can send the operation again;
-///   the last answer is then handed over, with its body's first 64 KiB.
+///   503, 504; and 401, which an `AuthenticatingAdapter` answers with a refresh) is first
+///   refused, so that the client's retriers (its adapters, then its retry policy) can send the
+///   operation again; the last answer is then handed over, with its body's first 64 KiB.
 /// - The response body streams: the generated code reads it as it arrives, and cancelling the
 ///   task that reads it closes the connection.
 /// - The request body streams too: each chunk is sent as the generated code produces it (with
@@ -35,11 +36,12 @@ import OpenAPIRuntime
 public struct EndpointKitTransport: ClientTransport {
     /// The client every operation goes through.
     public let client: any EndpointKit.Client
-    /// The statuses the client's retry policy gets to see as failures (and so may retry).
+    /// The statuses the client's retriers get to see as failures (and so may retry).
     public let retriedStatuses: Set<Int>
 
-    /// A transport over `client`.
-    public init(client: any EndpointKit.Client, retriedStatuses: Set<Int> = RetryPolicy.default.statusCodes) {
+    /// A transport over `client`. An `Authenticator` that takes a status other than 401 for a
+    /// rejected credential needs it in `retriedStatuses`.
+    public init(client: any EndpointKit.Client, retriedStatuses: Set<Int> = RetryPolicy.default.statusCodes.union([401])) {
         self.client = client
         self.retriedStatuses = retriedStatuses
     }
