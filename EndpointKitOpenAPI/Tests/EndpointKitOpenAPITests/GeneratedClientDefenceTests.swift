@@ -29,41 +29,30 @@ final class GeneratedClientDefenceTests: XCTestCase {
     /// Runs `body` with a generated client over each client, against a fresh server, with the
     /// adapters `adapters` makes for the server's routes.
     func withEachClient(
-        overload: OverloadPolicy = .default, adapters: (FaultRoutes) -> [any RequestAdapter] = { _ in [] },
+        overload: OverloadPolicy = .default, adapters: @escaping (FaultRoutes) -> [any RequestAdapter] = { _ in [] },
         _ body: (String, Client, TestServer, FaultRoutes) async throws -> Void
     ) async throws {
-        for (name, make) in Self.clients {
-            let faults = FaultRoutes()
-            let server = try await TestServer.start(faults.handler)
-            let endpointKit = make(server.baseURL, adapters(faults), overload)
-            let generated = Client(serverURL: server.baseURL, transport: EndpointKitTransport(client: endpointKit))
-            do {
-                try await body(name, generated, server, faults)
-            } catch {
-                XCTFail("\(name): \(error)")
-            }
-            try await endpointKit.shutdown()
-            await server.shutdown()
-        }
+        try await withGeneratedClients(over: Self.clients.map { name, make in (name, { url, faults in make(url, adapters(faults), overload) }) }, body)
     }
 
     /// Ten generated calls rejected with a stale token at once cause one refresh, and each is
     /// sent again with the new token: the 401 reaches the client's `AuthenticatingAdapter`, not
     /// the generated code.
     func testARejectedCredentialIsRefreshedOnceForGeneratedCalls() async throws {
-        let refreshes = Guarded(0)
+        let authenticators = Guarded<[TestAuthenticator]>([])
         try await withEachClient(adapters: { faults in
-            [AuthenticatingAdapter(authenticator: ServerTokens(faults: faults, refreshes: refreshes), credential: Bearer(value: "stale"))]
+            let authenticator = TestAuthenticator(faults: faults)
+            authenticators.withLock { $0.append(authenticator) }
+            return [AuthenticatingAdapter(authenticator: authenticator, credential: Token(value: "stale"))]
         }) { name, client, server, faults in
-            refreshes.withLock { $0 = 0 }
             let attempts = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<10 { group.addTask { try await client.authorized().ok.body.json.attempt } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             XCTAssertEqual(attempts.count, 10, name)
-            XCTAssertEqual(refreshes.withLock { $0 }, 1, "\(name): one refresh for all")
+            XCTAssertEqual(authenticators.withLock { $0.last?.refreshes.withLock { $0 } }, 1, "\(name): one refresh for all")
             let token = faults.validToken.withLock { $0 }
-            XCTAssertEqual(token, "refreshed-1", name)
+            XCTAssertEqual(token, "token-refreshed-1", name)
             XCTAssertEqual(server.requests.filter { $0.header("Authorization") == "Bearer \(token)" }.count, 10, name)
         }
     }
@@ -140,33 +129,5 @@ final class GeneratedClientDefenceTests: XCTestCase {
             let closed = await server.waitForDisconnect(of: "/hold")
             XCTAssertTrue(closed, "\(name): the late request's connection stayed open")
         }
-    }
-}
-
-/// A bearer token that never expires by itself.
-struct Bearer: AuthenticationCredential {
-    let value: String
-    var requiresRefresh: Bool { false }
-}
-
-/// Refreshes to the token the test server takes next (`refreshed-N`), counting refreshes.
-struct ServerTokens: Authenticator {
-    let faults: FaultRoutes
-    let refreshes: Guarded<Int>
-
-    func apply(_ credential: Bearer, to request: inout URLRequest) {
-        request.setValue("Bearer \(credential.value)", forHTTPHeaderField: "Authorization")
-    }
-
-    func refresh(_ credential: Bearer) async throws -> Bearer {
-        let number = refreshes.withLock { count -> Int in
-            count += 1
-            return count
-        }
-        // Long enough for every rejected call to be waiting for this refresh.
-        try await Task.sleep(nanoseconds: 50_000_000)
-        let token = "refreshed-\(number)"
-        faults.validToken.withLock { $0 = token }
-        return Bearer(value: token)
     }
 }

@@ -32,19 +32,7 @@ final class GeneratedClientTests: XCTestCase {
         monitors: [any CallMonitor] = [],
         _ body: (String, Client, TestServer, FaultRoutes) async throws -> Void
     ) async throws {
-        for (name, make) in Self.clients {
-            let faults = FaultRoutes()
-            let server = try await TestServer.start(faults.handler)
-            let endpointKit = make(server.baseURL, monitors)
-            let generated = Client(serverURL: server.baseURL, transport: EndpointKitTransport(client: endpointKit))
-            do {
-                try await body(name, generated, server, faults)
-            } catch {
-                XCTFail("\(name): \(error)")
-            }
-            try await endpointKit.shutdown()
-            await server.shutdown()
-        }
+        try await withGeneratedClients(over: Self.clients.map { name, make in (name, { url, _ in make(url, monitors) }) }, body)
     }
 
     func testPathQueryAndHeaderParametersAndTheAdaptersReachTheServer() async throws {
