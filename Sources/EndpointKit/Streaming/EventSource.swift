@@ -46,14 +46,14 @@ enum EventSource {
                     var iterator = ServerSentEvents(stream, lastEventID: lastEventID).makeAsyncIterator()
                     do {
                         while let event = try await iterator.next() { continuation.yield(event) }
-                    } catch EndpointKitError.transportFailed where reconnect {
-                        // The connection broke: reconnect like the end of the stream.
+                    } catch where reconnect && mayReconnect(after: error, waiting: iterator.reconnectionTime ?? wait) {
+                        // The connection broke or went silent: reconnect like the end of the stream.
                     }
                     lastEventID = iterator.lastEventID ?? lastEventID
                     wait = iterator.reconnectionTime ?? wait
                     guard reconnect else { break }
-                } catch EndpointKitError.transportFailed where reconnect {
-                    // Could not connect: try again after the wait.
+                } catch where reconnect && mayReconnect(after: error, waiting: wait) {
+                    // Could not connect, or no answer in time: try again after the wait.
                 } catch {
                     continuation.finish(throwing: error is CancellationError || Task.isCancelled ? nil : error)
                     return
@@ -64,6 +64,19 @@ enum EventSource {
         }
         continuation.onTermination = { _ in task.cancel() }
         return events
+    }
+
+    /// Whether the events reconnect, after `wait` milliseconds, once a connection ended with
+    /// `error`: when it broke or timed out (its head late, or the stream silent past the
+    /// client's idle timeout), as browsers reconnect after a network error; not when the
+    /// current ``CallDeadline`` would pass during the wait.
+    static func mayReconnect(after error: any Error, waiting wait: Int) -> Bool {
+        switch error {
+        case EndpointKitError.transportFailed, EndpointKitError.timedOut:
+            (CallDeadline.current?.remaining ?? .infinity) > TimeInterval(wait) / 1000
+        default:
+            false
+        }
     }
 
     /// Why `stream` is not read as events, if it is not: its `Content-Type` is not

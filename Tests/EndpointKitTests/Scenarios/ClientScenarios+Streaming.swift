@@ -16,7 +16,29 @@ extension ClientScenarios {
             ("stream random cancellation", streamRandomCancellation), ("stream head refused", streamHeadRefused),
             ("stream refused status, endless body", streamRefusedEndlessBody),
             ("stream refused status, trickling body", streamRefusedTricklingBody),
+            ("events reconnect after a timeout", eventsReconnectAfterATimeout),
         ]
+    }
+
+    /// Server-Sent Events reconnect when a connection times out (its head late, or, with
+    /// `URLSessionClient`, the stream silent past the idle timeout), as when it breaks; within
+    /// a deadline that has passed, they end with the timeout.
+    func eventsReconnectAfterATimeout(_ server: TestServer, _ faults: FaultRoutes) async throws {
+        try await with(server, Options(timeout: 1)) { client in
+            var data: [String] = []
+            for try await event in client.events(PathEndpoint(path: "sse-stall")) { data.append(event.data) }
+            XCTAssertEqual(data, ["first", "second"], name)
+            XCTAssertEqual(faults.count("/sse-stall"), 4, name)
+            XCTAssertEqual(server.requests.filter { $0.path == "/sse-stall" }.map { $0.header("Last-Event-ID") }, [nil, "1", "1", "2"], name)
+            // Under a deadline, the timeout is the end.
+            do {
+                try await CallDeadline.within(0.5) {
+                    for try await _ in client.events(PathEndpoint(path: "stall")) {}
+                }
+                XCTFail("\(name): expected timedOut")
+            } catch EndpointKitError.timedOut {}
+            XCTAssertEqual(server.requests.filter { $0.path == "/stall" }.count, 1, "\(name): reconnected past the deadline")
+        }
     }
 
     /// A stream redirected without end stops after 20 redirects, as every other call does.

@@ -62,6 +62,15 @@ final class FaultRoutes: Sendable {
                         body: Data("expired".utf8))
                 }
                 try await response.sendJSON(["attempt": seen, "received": request.body.count])
+            case "/sse-stall":
+                // Events whose second connection never answers: one event, then a connection
+                // that stalls before its head, then the next event, then 204.
+                switch seen {
+                case 1: try await response.send(headers: [("Content-Type", "text/event-stream")], body: Data("retry: 20\nid: 1\ndata: first\n\n".utf8))
+                case 2: try await Task.sleep(nanoseconds: 60_000_000_000)
+                case 3: try await response.send(headers: [("Content-Type", "text/event-stream")], body: Data("id: 2\ndata: second\n\n".utf8))
+                default: try await response.send(status: 204)
+                }
             case "/stall":
                 try await Task.sleep(nanoseconds: 60_000_000_000)
             case "/stall-body":
