@@ -37,9 +37,12 @@ enum EventSource {
         let task = Task {
             var lastEventID: String?
             var wait = 3_000
+            // Connections in a row that failed.
+            var failures = 0
             while !Task.isCancelled {
                 do {
                     let stream = try await client.stream(Resuming(base: endpoint, lastEventID: lastEventID))
+                    failures = 0
                     // The server's way to say "no more": stop reconnecting.
                     if stream.response.statusCode == 204 { break }
                     if let refusal = await refusal(of: stream) { throw refusal }
@@ -52,18 +55,29 @@ enum EventSource {
                     lastEventID = iterator.lastEventID ?? lastEventID
                     wait = iterator.reconnectionTime ?? wait
                     guard reconnect else { break }
-                } catch where reconnect && mayReconnect(after: error, waiting: wait) {
+                } catch where reconnect && mayReconnect(after: error, waiting: delay(wait, afterFailures: failures + 1)) {
                     // Could not connect, or no answer in time: try again after the wait.
+                    failures += 1
                 } catch {
                     continuation.finish(throwing: error is CancellationError || Task.isCancelled ? nil : error)
                     return
                 }
-                try? await Task.sleep(nanoseconds: (TimeInterval(wait) / 1000).nanoseconds)
+                try? await Task.sleep(nanoseconds: (TimeInterval(delay(wait, afterFailures: failures)) / 1000).nanoseconds)
             }
             continuation.finish()
         }
         continuation.onTermination = { _ in task.cancel() }
         return events
+    }
+
+    /// The wait before reconnecting, in milliseconds: the server's reconnection time `wait`;
+    /// after `failures` connections in a row that failed, that time (at least 250 ms) doubled
+    /// for each failure after the first, up to 30 s (or `wait`, if longer). A feed whose server
+    /// is down is not asked again at the pace the server set while it was up (the backoff
+    /// WHATWG's `EventSource` allows after a failed attempt).
+    static func delay(_ wait: Int, afterFailures failures: Int) -> Int {
+        guard failures > 0, wait < 30_000 else { return wait }
+        return min(max(wait, 250) << min(failures - 1, 8), 30_000)
     }
 
     /// Whether the events reconnect, after `wait` milliseconds, once a connection ended with

@@ -17,7 +17,28 @@ extension ClientScenarios {
             ("stream refused status, endless body", streamRefusedEndlessBody),
             ("stream refused status, trickling body", streamRefusedTricklingBody),
             ("events reconnect after a timeout", eventsReconnectAfterATimeout),
+            ("events back off from a server that is down", eventsBackOff),
         ]
+    }
+
+    /// A feed that asked for reconnection at once (`retry: 0`) and whose server then resets
+    /// every connection is asked again after 0 ms, then 250, 500, 1,000 ms…: not thousands of
+    /// times a second.
+    func eventsBackOff(_ server: TestServer, _ faults: FaultRoutes) async throws {
+        try await with(server) { client in
+            let received = Guarded<[String]>([])
+            let reading = Task {
+                for try await event in client.events(PathEndpoint(path: "sse-flap")) { received.withLock { $0.append(event.data) } }
+            }
+            try await Task.sleep(nanoseconds: 1_200_000_000)
+            reading.cancel()
+            _ = await reading.result
+            XCTAssertEqual(received.withLock { $0 }, ["first"], name)
+            // The first, then at most four reconnections (at 0, 0.25, 0.75 s…), each of which
+            // AsyncHTTPClientClient sends once more on a fresh connection after a reset.
+            let requests = faults.count("/sse-flap")
+            XCTAssertTrue((2...9).contains(requests), "\(name): \(requests) connections in 1.2 s")
+        }
     }
 
     /// Server-Sent Events reconnect when a connection times out (its head late, or, with

@@ -71,6 +71,10 @@ final class FaultRoutes: Sendable {
                 case 3: try await response.send(headers: [("Content-Type", "text/event-stream")], body: Data("id: 2\ndata: second\n\n".utf8))
                 default: try await response.send(status: 204)
                 }
+            case "/sse-flap":
+                // One event asking to be reconnected at once, then a reset for every reconnection.
+                guard seen == 1 else { return await response.reset() }
+                try await response.send(headers: [("Content-Type", "text/event-stream")], body: Data("retry: 0\ndata: first\n\n".utf8))
             case "/stall":
                 try await Task.sleep(nanoseconds: 60_000_000_000)
             case "/stall-body":
