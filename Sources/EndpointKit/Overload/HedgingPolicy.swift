@@ -6,7 +6,8 @@ import Foundation
 /// Only calls whose method is idempotent (`GET`, `HEAD`, `OPTIONS`, `PUT`, `DELETE`, `TRACE`)
 /// whose body is in memory are hedged; downloads to a file, and uploads from a file, a stream
 /// or a producer, are not. A stream (every generated OpenAPI call is one) is hedged on its
-/// head: the first head wins. The losing attempt is cancelled (its connection closed). Each hedge spends from the
+/// head: the first head wins. The losing attempt is cancelled (its connection closed). Under a
+/// ``ConcurrencyLimit``, a hedge takes a place of its own, and is not sent when none is free. Each hedge spends from the
 /// ``RetryBudget``, so hedging adds at most the budget's share of load; without a budget,
 /// hedges are not limited.
 ///

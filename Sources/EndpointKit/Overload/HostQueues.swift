@@ -75,6 +75,17 @@ final class HostQueues: Sendable {
         return true
     }
 
+    /// Takes a place among `host`'s calls in flight if one is free now, without waiting (and
+    /// so never ahead of a waiting call: there is none while a place is free); `true` if it
+    /// did. Each `true` needs one ``leave(_:)``.
+    func enterIfFree(_ host: String) -> Bool {
+        state.withLock { state in
+            guard state.hosts[host, default: Host()].inFlight < limit.maximumInFlight else { return false }
+            state.hosts[host, default: Host()].inFlight += 1
+            return true
+        }
+    }
+
     /// Gives back a place taken by ``enter(_:)``: to the call that waited longest, if any.
     func leave(_ host: String) {
         let next = state.withLock { state -> Waiter? in

@@ -23,7 +23,8 @@ public struct OverloadDecision: Sendable {
         case queueFull = "queue_full"
         /// A second attempt of the call was sent (``HedgingPolicy``).
         case hedged
-        /// A hedge was not sent: the ``RetryBudget`` is spent.
+        /// A hedge was not sent: the ``RetryBudget`` is spent, or the host's
+        /// ``ConcurrencyLimit`` has no place free.
         case hedgeRefused = "hedge_refused"
     }
 

@@ -81,13 +81,23 @@ struct OverloadTransport: Transport {
                     group.cancelAll()
                     return received
                 case .success(nil):
+                    // The hedge takes a place of its own under the host's limit, if one is free:
+                    // it does not wait for one, nor send past the limit.
+                    guard overload.queues?.enterIfFree(host) ?? true else {
+                        overload.tell(.hedgeRefused, host: host)
+                        continue
+                    }
                     guard overload.budget?.withdraw() ?? true else {
+                        overload.queues?.leave(host)
                         overload.tell(.hedgeRefused, host: host)
                         continue
                     }
                     overload.tell(.hedged, host: host, seconds: delay)
                     running += 1
-                    group.addTask { try await send() }
+                    group.addTask { [queues = overload.queues] in
+                        defer { queues?.leave(host) }
+                        return try await send()
+                    }
                 case .failure(let error):
                     if error is CancellationError, Task.isCancelled { throw error }
                     running -= 1

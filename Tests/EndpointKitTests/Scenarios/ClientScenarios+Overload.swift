@@ -296,6 +296,28 @@ extension ClientScenarios {
             _ = try await unhedged.value
             XCTAssertEqual(faults.count("solo"), 1, name)
         }
+        // Under a limit of one call in flight, a hedge has no place of its own: it is not sent.
+        let limited = OverloadPolicy(concurrencyLimit: ConcurrencyLimit(maximumInFlight: 1), hedging: HedgingPolicy(delay: .fixed(0.1)))
+        let refusals = EventLog()
+        try await with(server, Options(monitors: [refusals], overload: limited)) { client in
+            let answer = try await client.request(AttemptEndpoint(path: "/hold?key=limited&seconds=0.5&slow=1"))
+            XCTAssertEqual(answer.attempt, 1, name)
+            XCTAssertEqual(faults.count("limited"), 1, "\(name): a hedge went past the limit")
+            XCTAssertTrue(refusals.lines.contains("overload hedge_refused"), name)
+        }
+        // Under a limit of two, it takes the free place.
+        let roomy = OverloadPolicy(concurrencyLimit: ConcurrencyLimit(maximumInFlight: 2), hedging: HedgingPolicy(delay: .fixed(0.1)))
+        let roomyLog = EventLog()
+        try await with(server, Options(monitors: [roomyLog], overload: roomy)) { client in
+            let answer = try await client.request(AttemptEndpoint(path: "/hold?key=roomy&seconds=3&slow=1"))
+            XCTAssertEqual(answer.attempt, 2, name)
+            // Both places were given back: two calls go at once, neither queued.
+            async let first = client.request(AttemptEndpoint(path: "/hold?key=after&seconds=0.2"))
+            async let second = client.request(AttemptEndpoint(path: "/hold?key=after&seconds=0.2"))
+            _ = try await (first, second)
+            XCTAssertEqual(faults.count("after"), 2, name)
+            XCTAssertFalse(roomyLog.lines.contains("overload queued"), "\(name): \(roomyLog.lines)")
+        }
         // And one endpoint can hedge on a client that does not.
         try await with(server) { client in
             let answer = try await client.request(
