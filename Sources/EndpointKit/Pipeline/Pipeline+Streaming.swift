@@ -25,6 +25,7 @@ import Foundation
                 let (request, body) = try endpoint.makeRequest()
                 var (outgoing, form) = try Outgoing.upload(request, body)
                 outgoing.cachePolicy = endpoint.cachePolicy
+                outgoing.hedging = endpoint.hedging
                 return (outgoing, form)
             },
             validate: { try endpoint.validate($0, response: $1, data: $2) })
@@ -40,12 +41,7 @@ import Foundation
         // Asked through the endpoint's type: casting the endpoint itself to `any StatusAccepting`
         // would box it (an allocation for every call).
         let accepting = T.self as? any StatusAccepting.Type
-        let built = {
-            var (outgoing, form) = try build()
-            outgoing.hedging = endpoint.hedging
-            return (outgoing, form)
-        }
-        return try await run(T.self, settings: endpoint, build: built) { outgoing, record, events in
+        return try await run(T.self, settings: endpoint, build: build) { outgoing, record, events in
             let stream = try await followingRedirects(outgoing, record: &record, events: &events, head: \.head) { [transport] hop in
                 try await transport.stream(hop, timeout: hop.timeout)
             }
@@ -110,10 +106,11 @@ import Foundation
 
 extension Pipeline {
     /// What a stream sends first; with its endpoint's cache policy, when it gives one, the
-    /// client's cache may answer it (see ``CachingTransport``).
+    /// client's cache may answer it (see ``CachingTransport``), and its hedging.
     static func outgoing<T: Endpoint>(streaming endpoint: T) throws -> Outgoing {
         var outgoing = Outgoing(request: try endpoint.makeRequest())
         outgoing.cachePolicy = endpoint.cachePolicy
+        outgoing.hedging = endpoint.hedging
         return outgoing
     }
 }
