@@ -81,14 +81,11 @@ struct OverloadTransport: Transport {
                     group.cancelAll()
                     return received
                 case .success(nil):
-                    // The hedge takes a place of its own under the host's limit, if one is free:
-                    // it does not wait for one, nor send past the limit.
-                    guard overload.queues?.enterIfFree(host) ?? true else {
-                        overload.tell(.hedgeRefused, host: host)
-                        continue
-                    }
-                    guard overload.budget?.withdraw() ?? true else {
-                        overload.queues?.leave(host)
+                    // The hedge takes a place of its own under the host's limit, if one is free
+                    // (it does not wait for one, nor send past the limit), then pays the budget.
+                    let placed = overload.queues?.enterIfFree(host) ?? true
+                    guard placed, overload.budget?.withdraw() ?? true else {
+                        if placed { overload.queues?.leave(host) }
                         overload.tell(.hedgeRefused, host: host)
                         continue
                     }

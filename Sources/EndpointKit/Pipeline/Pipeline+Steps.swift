@@ -54,14 +54,6 @@ extension Pipeline {
         return next
     }
 
-    /// What `call` sends first, with its endpoint's cache policy and hedging.
-    func build(_ call: some Call) throws -> (Outgoing, MultipartFormData?) {
-        var (outgoing, form) = try call.makeOutgoing()
-        outgoing.cachePolicy = call.endpoint.cachePolicy
-        outgoing.hedging = call.endpoint.hedging
-        return (outgoing, form)
-    }
-
     /// Writes a multipart form to a temporary file and makes it the body; returns the file.
     static func write(_ form: MultipartFormData, into outgoing: inout Outgoing) throws -> URL {
         let url = FileManager.default.temporaryDirectory

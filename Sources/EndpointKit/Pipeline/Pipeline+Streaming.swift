@@ -11,7 +11,7 @@ import Foundation
     /// first 64 KiB, for the error; one it accepts streams its body whole. The call's
     /// events end when the head is validated or the call fails.
     public func stream<T: Endpoint>(_ endpoint: T) async throws -> ResponseStream {
-        try await stream(endpoint, build: { (try Self.outgoing(streaming: endpoint), nil) }) {
+        try await stream(endpoint, build: { (Outgoing(request: try endpoint.makeRequest()), nil) }) {
             try endpoint.validate($0, response: $1, data: $2)
         }
     }
@@ -23,10 +23,7 @@ import Foundation
             endpoint,
             build: {
                 let (request, body) = try endpoint.makeRequest()
-                var (outgoing, form) = try Outgoing.upload(request, body)
-                outgoing.cachePolicy = endpoint.cachePolicy
-                outgoing.hedging = endpoint.hedging
-                return (outgoing, form)
+                return try Outgoing.upload(request, body)
             },
             validate: { try endpoint.validate($0, response: $1, data: $2) })
     }
@@ -101,16 +98,5 @@ import Foundation
         received.cacheOutcome = stream.cacheOutcome
         received.bodyIsStreamed = body == nil
         return received
-    }
-}
-
-extension Pipeline {
-    /// What a stream sends first; with its endpoint's cache policy, when it gives one, the
-    /// client's cache may answer it (see ``CachingTransport``), and its hedging.
-    static func outgoing<T: Endpoint>(streaming endpoint: T) throws -> Outgoing {
-        var outgoing = Outgoing(request: try endpoint.makeRequest())
-        outgoing.cachePolicy = endpoint.cachePolicy
-        outgoing.hedging = endpoint.hedging
-        return outgoing
     }
 }

@@ -61,7 +61,7 @@ import Foundation
 
     /// Runs `call`, reporting its bytes to `progress`.
     private func perform<C: Call>(_ call: C, counting progress: ProgressSink?) async throws -> C.Content {
-        try await run(C.Settings.self, settings: call.endpoint, build: { try build(call) }) { outgoing, record, events in
+        try await run(C.Settings.self, settings: call.endpoint, build: { try call.makeOutgoing() }) { outgoing, record, events in
             let answer = try await followingRedirects(outgoing, record: &record, events: &events, head: \.head) {
                 [transport, maximumBodySize] hop in
                 var hop = hop
@@ -103,8 +103,8 @@ import Foundation
             let outcome: Result? = try await CallContext.$current.withValue(context) {
                 do {
                     let built = try Self.attemptBase(
-                        &base, endpointType, resolvingWith: baseAdapter, timeout: timeout, deadline: deadline, context: context,
-                        events: &events, build: build, temporaryFile: &temporaryFile)
+                        &base, endpointType, resolvingWith: baseAdapter, settings: (timeout, settings.cachePolicy, settings.hedging),
+                        deadline: deadline, context: context, events: &events, build: build, temporaryFile: &temporaryFile)
                     record.request = built.request
                     try Task.checkCancellation()
                     var request = try await RequestAdapterChain.run(requestAdapter, on: built.request)
@@ -132,14 +132,15 @@ import Foundation
     }
 
     /// What attempt `context.attempt` starts from: the call's request, built on the first
-    /// attempt (an error of `build` names the endpoint, as
+    /// attempt with the endpoint's `settings`, the same for every kind of call (an error of
+    /// `build` names the endpoint, as
     /// ``EndpointKitError/invalidRequest(endpoint:underlying:)``) and kept in `base`, limited
     /// by the call's `deadline`. Apart from ``run(_:settings:build:attempt:)`` so that its
     /// values take no room in every call's async frame.
     @inline(never)
     private static func attemptBase(
         _ base: inout Outgoing?, _ endpointType: any Any.Type, resolvingWith baseAdapter: BaseRequestAdapter?,
-        timeout: TimeInterval?, deadline: CallDeadline?,
+        settings: (timeout: TimeInterval?, cachePolicy: CachePolicy?, hedging: HedgingPolicy?), deadline: CallDeadline?,
         context: CallContext, events: inout CallEvents, build: () throws -> (Outgoing, MultipartFormData?),
         temporaryFile: inout URL?
     ) throws -> Outgoing {
@@ -150,7 +151,7 @@ import Foundation
             } catch {
                 throw EndpointKitError.invalidRequest(endpoint: String(describing: endpointType), underlying: error)
             }
-            built.timeout = timeout
+            (built.timeout, built.cachePolicy, built.hedging) = settings
             // Failing here changes nothing: the adapter fails the same way on each attempt,
             // naming itself.
             try? baseAdapter?.apply(to: &built.request)
