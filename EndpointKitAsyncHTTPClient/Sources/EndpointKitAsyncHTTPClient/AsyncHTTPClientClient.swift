@@ -54,7 +54,7 @@ public final class AsyncHTTPClientClient: Client {
     ///   - monitors: See every call's events (`CallMonitor`); none by default.
     ///   - retryPolicy: How failed attempts are retried; none by default.
     ///   - timeout: The longest one attempt may take, in seconds; `nil` for no limit.
-    ///   - maximumBodySize: The largest body kept in memory; 100 MiB by default.
+    ///   - maximumBodySize: The largest body kept in memory (and line or event a stream holds); 100 MiB by default.
     ///   - tlsConfiguration: TLS for `https` calls of an owned `HTTPClient` and for every `wss`
     ///     WebSocket; the system's trust roots by default. (A borrowed `HTTPClient` keeps its own
     ///     TLS settings for HTTP calls.)

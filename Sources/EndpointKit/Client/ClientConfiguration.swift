@@ -22,7 +22,8 @@ public struct ClientConfiguration: Sendable {
     /// The longest one attempt may take, in seconds, unless an endpoint gives its own; `nil`
     /// leaves the engine's idle timeout (60 s for both clients).
     public var timeout: TimeInterval?
-    /// The largest response body kept in memory, in bytes; 100 MiB by default.
+    /// The largest response body kept in memory, in bytes; 100 MiB by default. Also the longest
+    /// line or event a stream's `lines` and `events` hold.
     public var maximumBodySize = 100 << 20
     /// Answers `GET`s from stored responses by HTTP's caching rules; none by default.
     public var cache: HTTPCache?

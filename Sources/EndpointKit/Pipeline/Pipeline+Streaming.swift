@@ -39,9 +39,10 @@ import Foundation
         // would box it (an allocation for every call).
         let accepting = T.self as? any StatusAccepting.Type
         return try await run(T.self, settings: endpoint, build: build) { outgoing, record, events in
-            let stream = try await followingRedirects(outgoing, record: &record, events: &events, head: \.head) { [transport] hop in
+            var stream = try await followingRedirects(outgoing, record: &record, events: &events, head: \.head) { [transport] hop in
                 try await transport.stream(hop, timeout: hop.timeout)
             }
+            stream.textLimit = maximumBodySize
             record.received = Self.received(stream, body: nil)
             // An endpoint that takes the status as it is (an OpenAPI operation with documented
             // error answers, say) gets its body streamed whole.

@@ -21,6 +21,7 @@ public struct ResponseLines: AsyncSequence, Sendable {
         var taken = 0
         var skipLineFeed = false
         var finished = false
+        let stream: ResponseStream
 
         /// The next line, or `nil` at the end of the body.
         public mutating func next() async throws -> String? {
@@ -35,6 +36,8 @@ public struct ResponseLines: AsyncSequence, Sendable {
                     continue
                 }
                 chunk.withUnsafeBytes { split($0) }
+                // Checked once a chunk: at most the limit and a chunk are held.
+                if pending.count > stream.textLimit { throw stream.textTooLarge }
             }
             defer { taken += 1 }
             return ready[taken]
@@ -75,6 +78,6 @@ public struct ResponseLines: AsyncSequence, Sendable {
 
     /// Starts iterating the lines.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(chunks: stream.makeAsyncIterator())
+        AsyncIterator(chunks: stream.makeAsyncIterator(), stream: stream)
     }
 }

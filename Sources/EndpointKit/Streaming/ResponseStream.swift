@@ -19,6 +19,9 @@ public struct ResponseStream: AsyncSequence, Sendable {
     private let consumed: @Sendable (Int) -> Void
     /// How the client's cache answered, when the stream went through it (see ``CachingTransport``).
     var cacheOutcome: CacheOutcome?
+    /// The most bytes ``lines`` and ``events`` hold for one line or event: the client's
+    /// `maximumBodySize`, set by the client that made the stream.
+    var textLimit = 100 << 20
 
     /// Creates a stream from a head and its body chunks. `consumed` is told how many bytes the
     /// reader took, for transports that bound what is waiting. SPI for EndpointKit's clients.
@@ -54,10 +57,14 @@ public struct ResponseStream: AsyncSequence, Sendable {
     /// The response head: status and headers, before any body byte.
     public var response: HTTPURLResponse { head.response }
 
-    /// The body as lines of text (UTF-8), split on LF, CRLF or CR, without their line ends.
+    /// The body as lines of text (UTF-8), split on LF, CRLF or CR, without their line ends. A
+    /// line longer than the client's `maximumBodySize` fails with
+    /// ``EndpointKitError/bodyTooLarge(url:limit:)``: a body that never ends a line cannot
+    /// take all memory.
     public var lines: ResponseLines { ResponseLines(self) }
 
-    /// The body as Server-Sent Events.
+    /// The body as Server-Sent Events. An event (or a line of one) longer than the client's
+    /// `maximumBodySize` fails with ``EndpointKitError/bodyTooLarge(url:limit:)``.
     public var events: ServerSentEvents { ServerSentEvents(self) }
 
     /// Iterates the body's chunks.
@@ -96,6 +103,11 @@ public struct ResponseStream: AsyncSequence, Sendable {
 }
 
 extension ResponseStream {
+    /// The error for a line or event past ``textLimit``.
+    var textTooLarge: EndpointKitError {
+        .bodyTooLarge(url: head.response.url, limit: textLimit)
+    }
+
     /// Where a stream's chunks come from: a stream the transport feeds, or a function the
     /// reader calls for each chunk.
     private enum Chunks: Sendable {

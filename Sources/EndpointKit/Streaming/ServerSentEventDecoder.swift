@@ -26,6 +26,9 @@ public struct ServerSentEventDecoder: Sendable {
         self.lastEventID = lastEventID
     }
 
+    /// The bytes held for the event being read: its unfinished line and its data so far.
+    var heldBytes: Int { buffer.count + data.utf8.count }
+
     /// Feeds the next bytes; returns the events they complete.
     public mutating func decode(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []

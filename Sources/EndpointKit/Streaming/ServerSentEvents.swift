@@ -17,12 +17,15 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         var chunks: ResponseStream.AsyncIterator
         var decoder: ServerSentEventDecoder
         var ready: [ServerSentEvent] = []
+        let stream: ResponseStream
 
         /// The next event, or `nil` when the stream ends.
         public mutating func next() async throws -> ServerSentEvent? {
             while ready.isEmpty {
                 guard let chunk = try await chunks.next() else { return nil }
                 ready = decoder.decode(chunk)
+                // Checked once a chunk: at most the limit and a chunk are held.
+                if decoder.heldBytes > stream.textLimit { throw stream.textTooLarge }
             }
             return ready.removeFirst()
         }
@@ -35,6 +38,6 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
 
     /// Starts iterating the events.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(chunks: stream.makeAsyncIterator(), decoder: ServerSentEventDecoder(lastEventID: lastEventID))
+        AsyncIterator(chunks: stream.makeAsyncIterator(), decoder: ServerSentEventDecoder(lastEventID: lastEventID), stream: stream)
     }
 }

@@ -63,7 +63,7 @@ open class URLSessionClient: Client, @unchecked Sendable {
     ///   - monitors: See every call's events (``CallMonitor``); none by default.
     ///   - retryPolicy: How failed attempts are retried; ``RetryPolicy/none`` by default.
     ///   - timeout: The longest one attempt may take, in seconds; `nil` for Foundation's idle timeout.
-    ///   - maximumBodySize: The largest body kept in memory; 100 MiB by default.
+    ///   - maximumBodySize: The largest body kept in memory (and line or event a stream holds); 100 MiB by default.
     ///   - cache: An ``HTTPCache`` that answers `GET`s by HTTP's rules; none by default. With
     ///     one, Foundation's `URLCache` is off on every platform, so nothing is cached twice.
     ///   - overload: Retry budget, circuit breaker, concurrency limit and hedging

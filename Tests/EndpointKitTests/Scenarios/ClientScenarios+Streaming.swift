@@ -18,7 +18,40 @@ extension ClientScenarios {
             ("stream refused status, trickling body", streamRefusedTricklingBody),
             ("events reconnect after a timeout", eventsReconnectAfterATimeout),
             ("events back off from a server that is down", eventsBackOff),
+            ("lines and events longer than the body limit", endlessLine),
         ]
+    }
+
+    /// A body that never ends its line, or its event, fails once it passes the client's
+    /// `maximumBodySize` (1 MiB here, of 4 MiB sent): it does not take all memory.
+    func endlessLine(_ server: TestServer, _ faults: FaultRoutes) async throws {
+        try await with(server, Options(maximumBodySize: 1 << 20)) { client in
+            for path in ["endless-line", "endless-line?lines=1"] {
+                var lines = 0
+                do {
+                    for try await _ in try await client.stream(PathEndpoint(path: path)).lines { lines += 1 }
+                    if path == "endless-line" { XCTFail("\(name): \(path): lines: expected bodyTooLarge") }
+                } catch EndpointKitError.bodyTooLarge(_, let limit) {
+                    XCTAssertEqual(limit, 1 << 20, name)
+                }
+                // Short lines are lines: only the line that never ends is refused.
+                XCTAssertEqual(lines, path == "endless-line" ? 0 : 524_288, "\(name): \(path)")
+                var events = 0
+                do {
+                    for try await _ in try await client.stream(PathEndpoint(path: path)).events { events += 1 }
+                    XCTFail("\(name): \(path): events: expected bodyTooLarge")
+                } catch EndpointKitError.bodyTooLarge(_, let limit) {
+                    XCTAssertEqual(limit, 1 << 20, name)
+                }
+                XCTAssertEqual(events, 0, "\(name): \(path)")
+                // events(_:) ends with it too: no reconnection into the same endless event.
+                do {
+                    for try await _ in client.events(PathEndpoint(path: path)) {}
+                    XCTFail("\(name): \(path): events(_:): expected bodyTooLarge")
+                } catch EndpointKitError.bodyTooLarge {}
+            }
+            XCTAssertEqual(faults.count("/endless-line"), 6, name)
+        }
     }
 
     /// A feed that asked for reconnection at once (`retry: 0`) and whose server then resets

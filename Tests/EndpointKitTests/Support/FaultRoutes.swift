@@ -102,6 +102,14 @@ final class FaultRoutes: Sendable {
                     try await Task.sleep(nanoseconds: 100_000_000)
                     try await response.sendJSON(["attempt": seen, "received": 0])
                 }
+            case "/endless-line":
+                // 4 MiB of a feed that never ends its line (`?lines=1`: that never ends its
+                // event, a `data` line after another), then the end.
+                let piece = query["lines"] == nil ? Data(repeating: 0x41, count: 16_384) : Data(String(repeating: "data: x\n", count: 2_048).utf8)
+                try await response.head(status: 200, headers: [("Content-Type", "text/event-stream")])
+                try await response.write(Data("data: ".utf8))
+                for _ in 0..<256 { try await response.write(piece) }
+                try await response.end()
             case "/chunked-big":
                 try await response.head(status: 200, headers: [("Content-Type", "application/octet-stream")])
                 for _ in 0..<64 { try await response.write(Data(repeating: 0x42, count: 16_384)) }
