@@ -77,9 +77,11 @@ struct AsyncHTTPClientTransport: Transport {
         do {
             let (response, source) =
                 if let timeout {
-                    try await AttemptTimeout.run(timeout, url: url) { try await responseHead(outgoing, produced, url: url, progress: nil) }
+                    try await AttemptTimeout.run(timeout, url: url) {
+                        try await responseHead(outgoing, produced, url: url, progress: nil, idleLimit: timeout)
+                    }
                 } else {
-                    try await responseHead(outgoing, produced, url: url, progress: nil)
+                    try await responseHead(outgoing, produced, url: url, progress: nil, idleLimit: nil)
                 }
             // No Foundation response yet: a call that needs only the status and the fields
             // never builds one (see `ResponseHead`).
@@ -106,13 +108,14 @@ struct AsyncHTTPClientTransport: Transport {
     /// The response's head, and where its body is read from: through the delegate API when the
     /// request's body is in memory and its upload is not counted (see ``ResponseReceiver``:
     /// the chunks that come with the head are there when the body is read, and no deadline
-    /// timer or extra task is made for the request), else through the `async` API.
+    /// timer or extra task is made for the request; its reader waits at most `idleLimit` for
+    /// each chunk), else through the `async` API (whose read timeout is the `HTTPClient`'s).
     private func responseHead(
-        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?
+        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?, idleLimit: TimeInterval?
     ) async throws -> (HTTPResponseHead, BodyReader.Source) {
         if progress == nil, let bytes = Self.bytesInMemory(of: outgoing) {
             return try await sentAgainIfClosed(outgoing) {
-                let receiver = try receive(outgoing, bytes, url: url)
+                let receiver = try receive(outgoing, bytes, url: url, idleLimit: idleLimit)
                 let reader = ResponseReceiver.Reader(receiver)
                 return (try await receiver.head(), .receiver(reader))
             }
@@ -138,7 +141,7 @@ struct AsyncHTTPClientTransport: Transport {
     ) async throws -> ReceivedResponse {
         guard let url = outgoing.request.url else { throw EndpointKitError.invalidURL("<no URL>") }
         do {
-            let (response, source) = try await responseHead(outgoing, produced, url: url, progress: progress)
+            let (response, source) = try await responseHead(outgoing, produced, url: url, progress: progress, idleLimit: nil)
             let head = ResponseHead.response(
                 url: url, statusCode: Int(response.status.code), version: Self.versionText(response.version), fields: response.headers)
             keepCookies(of: response.headers, from: url)

@@ -10,7 +10,9 @@ import NIOHTTP1
 ///
 /// Every callback stores what it got and hands it to the caller if one waits, so the chunks
 /// that come with the head (all of a small body, usually) are there when the reader asks: no
-/// thread waits on each. (The `async` API's body sequence wakes its reader once for each; its
+/// thread waits on each. With an idle limit, a reader that waits that long for the body's next
+/// bytes gets ``EndpointKit/EndpointKitError/timedOut(url:limit:)`` and the request is
+/// cancelled (a stream's limit, as Foundation's idle timeout is `URLSessionClient`'s). (The `async` API's body sequence wakes its reader once for each; its
 /// `execute` schedules a deadline timer on an event loop for every request, even for
 /// `.distantFuture`, and starts a task to register the request.) Cancelling a wait, or
 /// ``cancel()``, cancels the request.
@@ -34,15 +36,23 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
         /// `nil` while the response is arriving; then how it ended.
         var ending: Result<Void, any Error>?
         var waiter: Waiter?
+        /// When the reader began to wait for a chunk (uptime, nanoseconds).
+        var waitingSince: UInt64 = 0
+        /// The idle check due next, cancelled at the end.
+        var idleCheck: Scheduled<Void>?
     }
 
     private let url: URL
+    /// The longest a reader waits for the body's next bytes, if limited.
+    private let idleLimit: TimeInterval?
     private let state = Locked(State())
     private static let highWater = 256 << 10
 
-    /// A receiver of the response to a request for `url`.
-    init(url: URL) {
+    /// A receiver of the response to a request for `url`; a reader waiting longer than
+    /// `idleLimit` for the body's next bytes fails.
+    init(url: URL, idleLimit: TimeInterval? = nil) {
         self.url = url
+        self.idleLimit = idleLimit
     }
 
     /// Keeps the request's task, to cancel it, while its response is arriving. (Nothing can
@@ -69,6 +79,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
                 state.buffered -= chunk.readableBytes
                 return .success(chunk)
             }
+            if state.ending == nil { state.waitingSince = DispatchTime.now().uptimeNanoseconds }
             return state.ending.map { $0.map { nil } }
         }
     }
@@ -120,6 +131,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     // MARK: AsyncHTTPClient's callbacks, on the request's event loop
 
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        if let idleLimit { checkIdle(after: idleLimit, on: task.eventLoop) }
         let waiter = state.withLock { state -> Waiter? in
             state.head = head
             guard case .head = state.waiter else { return nil }
@@ -171,6 +183,8 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
         let (waiter, head, demand, task) = state.withLock { state in
             guard state.ending == nil else { return (Waiter?.none, HTTPResponseHead?.none, EventLoopPromise<Void>?.none, HTTPClient.Task<Void>?.none) }
             state.ending = ending
+            state.idleCheck?.cancel()
+            state.idleCheck = nil
             if cancelling { state.chunks.removeAll() }
             // The task holds this receiver until it completes: no cycle left behind.
             defer { (state.waiter, state.demand, state.task) = (nil, nil, nil) }
@@ -190,6 +204,26 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
 }
 
 extension ResponseReceiver {
+    /// Checks, `delay` from now and then as often as needed, whether the reader has waited
+    /// ``idleLimit`` for a chunk; if so, ends the response with a timeout.
+    private func checkIdle(after delay: TimeInterval, on eventLoop: any EventLoop) {
+        guard let limit = idleLimit else { return }
+        state.withLock { current in
+            guard current.ending == nil else { return }
+            current.idleCheck = eventLoop.scheduleTask(in: .nanoseconds(Int64(min(max(delay, 0), 1e6) * 1e9))) { [self] in
+                let waited = state.withLock { state -> TimeInterval? in
+                    guard case .chunk = state.waiter else { return nil }
+                    return Double(DispatchTime.now().uptimeNanoseconds &- state.waitingSince) / 1e9
+                }
+                guard let waited, waited >= limit else {
+                    // Not waiting: a whole limit may pass before it is idle for that long.
+                    return checkIdle(after: waited.map { limit - $0 } ?? limit, on: eventLoop)
+                }
+                end(.failure(EndpointKitError.timedOut(url: url, limit: limit)), cancelling: true)
+            }
+        }
+    }
+
     /// The reader's hold on a receiver: when the last one goes (the body read to the end, or
     /// not; a head that a timeout or a refusal left unread), the request is cancelled unless
     /// its response has ended. (AsyncHTTPClient holds the receiver itself until then.)

@@ -19,7 +19,8 @@ public struct ClientConfiguration: Sendable {
     public var monitors: [any CallMonitor] = []
     /// How failed attempts are retried, unless an endpoint gives its own; none by default.
     public var retryPolicy: RetryPolicy = .none
-    /// The longest one attempt may take, in seconds, unless an endpoint gives its own; `nil`
+    /// The longest one attempt may take, in seconds, unless an endpoint gives its own (for a
+    /// stream: the longest wait for its head, then for each of its body's next bytes); `nil`
     /// leaves the engine's idle timeout (60 s for both clients).
     public var timeout: TimeInterval?
     /// The largest response body kept in memory, in bytes; 100 MiB by default. Also the longest

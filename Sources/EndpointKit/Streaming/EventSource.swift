@@ -82,7 +82,7 @@ enum EventSource {
 
     /// Whether the events reconnect, after `wait` milliseconds, once a connection ended with
     /// `error`: when it broke or timed out (its head late, or the stream silent past the
-    /// client's idle timeout), as browsers reconnect after a network error; not when the
+    /// timeout), as browsers reconnect after a network error; not when the
     /// current ``CallDeadline`` would pass during the wait.
     static func mayReconnect(after error: any Error, waiting wait: Int) -> Bool {
         switch error {

@@ -26,9 +26,34 @@ extension TransferHandler {
             return fail(EndpointKitError.consumerTooSlow(url: url, limit: streaming.limit))
         }
         streaming.chunks.yield(data)
-        let whole = state.withLock { $0.incoming?.pass(data.count) ?? false }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let whole = state.withLock { state in
+            state.lastArrival = now
+            state.streamedWhole = state.incoming?.pass(data.count) ?? false
+            return state.streamedWhole
+        }
         if whole { streaming.chunks.finish() }
         handOverHead(onlyIfWaiting: true)
+    }
+
+    /// Fails the stream with ``EndpointKitError/timedOut(url:limit:)`` (and cancels its task)
+    /// once no byte has come for `limit` while none waited for the reader: Foundation on Linux
+    /// keeps a transfer whose body stalls for 60 s, whatever the request's timeout. Checked
+    /// `after` seconds, then as often as needed until the body ends; bytes found waiting for
+    /// a slow reader count as activity (`busyAt`, uptime in nanoseconds).
+    func watchIdle(_ limit: TimeInterval, after delay: TimeInterval? = nil, busyAt: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + min(max(delay ?? limit, 0.001), 1e6)) { [weak self] in
+            guard let self, let streaming else { return }
+            let now = DispatchTime.now().uptimeNanoseconds
+            let lastArrival = state.withLock { state -> UInt64? in
+                state.stopped || state.streamedWhole || state.lifecycle.runningTask == nil ? nil : state.lastArrival
+            }
+            guard let lastArrival else { return }
+            guard streaming.waiting.withLock({ $0 }) == 0 else { return watchIdle(limit, busyAt: now) }
+            let silent = Double(now &- max(lastArrival, busyAt)) / 1e9
+            guard silent < limit else { return fail(EndpointKitError.timedOut(url: url, limit: limit)) }
+            watchIdle(limit, after: limit - silent, busyAt: busyAt)
+        }
     }
 
     /// Hands the streamed head to the caller, unless it has gone already or the call has

@@ -98,6 +98,7 @@ extension URLSessionTransport {
             continuation.finish(throwing: error)
             throw error
         }
+        if let timeout { handler.watchIdle(timeout) }
         return ResponseStream(response: head.response, chunks: chunks) { count in waiting.withLock { $0 -= count } }
     }
 }

@@ -19,7 +19,33 @@ extension ClientScenarios {
             ("events reconnect after a timeout", eventsReconnectAfterATimeout),
             ("events back off from a server that is down", eventsBackOff),
             ("lines and events longer than the body limit", endlessLine),
+            ("stream silent past the timeout", streamSilentPastTheTimeout),
         ]
+    }
+
+    /// A body that stops coming fails the stream with `timedOut` once the reader has waited
+    /// the timeout for more (Foundation's idle timeout, and AsyncHTTPClientClient's own), not
+    /// after AsyncHTTPClient's 60 s read timeout; bytes kept waiting for a slow reader are
+    /// not idle time.
+    func streamSilentPastTheTimeout(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server, Options(timeout: 1)) { client in
+            let start = Date()
+            var count = 0
+            do {
+                for try await chunk in try await client.stream(PathEndpoint(path: "stall-body")) { count += chunk.count }
+                XCTFail("\(name): expected timedOut")
+            } catch EndpointKitError.timedOut {}
+            let elapsed = Date().timeIntervalSince(start)
+            XCTAssertEqual(count, 100, name)
+            XCTAssertTrue(elapsed < 5, "\(name): \(elapsed) s")
+            // A reader that takes longer than the timeout between chunks still gets every byte.
+            count = 0
+            for try await chunk in try await client.stream(PathEndpoint(path: "chunked-big")) {
+                if count == 0 { try await Task.sleep(nanoseconds: 1_500_000_000) }
+                count += chunk.count
+            }
+            XCTAssertEqual(count, 64 * 16_384, name)
+        }
     }
 
     /// A body that never ends its line, or its event, fails once it passes the client's
