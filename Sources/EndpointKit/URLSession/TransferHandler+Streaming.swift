@@ -42,17 +42,22 @@ extension TransferHandler {
     /// `after` seconds, then as often as needed until the body ends; bytes found waiting for
     /// a slow reader count as activity (`busyAt`, uptime in nanoseconds).
     func watchIdle(_ limit: TimeInterval, after delay: TimeInterval? = nil, busyAt: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+        // A body that came whole with its head (most small answers) sets no timer.
+        guard delay != nil || lastArrival != nil else { return }
         DispatchQueue.global().asyncAfter(deadline: .now() + min(max(delay ?? limit, 0.001), 1e6)) { [weak self] in
-            guard let self, let streaming else { return }
+            guard let self, let streaming, let lastArrival else { return }
             let now = DispatchTime.now().uptimeNanoseconds
-            let lastArrival = state.withLock { state -> UInt64? in
-                state.stopped || state.streamedWhole || state.lifecycle.runningTask == nil ? nil : state.lastArrival
-            }
-            guard let lastArrival else { return }
             guard streaming.waiting.withLock({ $0 }) == 0 else { return watchIdle(limit, busyAt: now) }
             let silent = Double(now &- max(lastArrival, busyAt)) / 1e9
             guard silent < limit else { return fail(EndpointKitError.timedOut(url: url, limit: limit)) }
             watchIdle(limit, after: limit - silent, busyAt: busyAt)
+        }
+    }
+
+    /// When the streamed body's last bytes came; `nil` once it has ended or the call has stopped.
+    private var lastArrival: UInt64? {
+        state.withLock { state in
+            state.stopped || state.streamedWhole || state.lifecycle.runningTask == nil ? nil : state.lastArrival
         }
     }
 
