@@ -88,7 +88,7 @@ struct AsyncHTTPClientTransport: Transport {
             let head = Self.head(status: response.status, version: response.version, headers: response.headers, url: url)
             keepCookies(of: response.headers, from: url)
             _ = try undecodedCoding(of: response.headers, url: url)
-            let body = BodyReader(source) { [calls] in
+            let body = BodyReader(source, idleLimit: timeout, url: url) { [calls] in
                 produced?.end()
                 calls.leave()
             }
@@ -109,7 +109,7 @@ struct AsyncHTTPClientTransport: Transport {
     /// request's body is in memory and its upload is not counted (see ``ResponseReceiver``:
     /// the chunks that come with the head are there when the body is read, and no deadline
     /// timer or extra task is made for the request; its reader waits at most `idleLimit` for
-    /// each chunk), else through the `async` API (whose read timeout is the `HTTPClient`'s).
+    /// each chunk), else through the `async` API (see ``BodyReader`` for its limit).
     private func responseHead(
         _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?, idleLimit: TimeInterval?
     ) async throws -> (HTTPResponseHead, BodyReader.Source) {

@@ -1,10 +1,13 @@
 import AsyncHTTPClient
-@_spi(Locking) import EndpointKit
+@_spi(Locking) @_spi(Transport) import EndpointKit
 import Foundation
 import NIOCore
 
 /// Reads a response body one chunk per call, for a stream that pulls only when its reader asks,
-/// and tells `ended` once when the body has been read to the end, failed, or been dropped.
+/// and tells `ended` once when the body has been read to the end, failed, or been dropped. A
+/// reader that waits longer than `idleLimit` for a chunk fails with
+/// ``EndpointKit/EndpointKitError/timedOut(url:limit:)`` (the delegate API's receiver checks
+/// that itself; the `async` API's chunks are raced against a timer).
 final class BodyReader: Sendable {
     /// Where the chunks come from: AsyncHTTPClient's `async` API, or its delegate API. Either
     /// cancels its request when it goes before the body's end.
@@ -15,15 +18,25 @@ final class BodyReader: Sendable {
 
     private let source: Source
     private let ended: Locked<(@Sendable () -> Void)?>
+    private let idleLimit: TimeInterval?
+    private let url: URL
 
-    init(_ source: Source, ended: @escaping @Sendable () -> Void) {
+    init(_ source: Source, idleLimit: TimeInterval?, url: URL, ended: @escaping @Sendable () -> Void) {
         self.source = source
+        self.idleLimit = idleLimit
+        self.url = url
         self.ended = Locked(ended)
     }
 
     func next() async throws -> Data? {
         do {
-            guard let buffer = try await source.next() else {
+            let chunk: ByteBuffer?
+            if case .iterator(let iterator) = source, let idleLimit {
+                chunk = try await AttemptTimeout.run(idleLimit, url: url) { try await iterator.next() }
+            } else {
+                chunk = try await source.next()
+            }
+            guard let buffer = chunk else {
                 end()
                 return nil
             }

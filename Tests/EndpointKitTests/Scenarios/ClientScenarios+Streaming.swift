@@ -38,6 +38,17 @@ extension ClientScenarios {
             let elapsed = Date().timeIntervalSince(start)
             XCTAssertEqual(count, 100, name)
             XCTAssertTrue(elapsed < 5, "\(name): \(elapsed) s")
+            // The same with a request body read from a stream (AsyncHTTPClient's `async` API).
+            let uploadStart = Date()
+            count = 0
+            do {
+                let upload = Upload(path: "stall-body", body: .stream { InputStream(data: Data("sent".utf8)) })
+                for try await chunk in try await client.stream(upload) { count += chunk.count }
+                XCTFail("\(name): upload stream: expected timedOut")
+            } catch EndpointKitError.timedOut {}
+            let uploadElapsed = Date().timeIntervalSince(uploadStart)
+            XCTAssertEqual(count, 100, name)
+            XCTAssertTrue(uploadElapsed < 5, "\(name): upload stream: \(uploadElapsed) s")
             // A reader that takes longer than the timeout between chunks still gets every byte.
             count = 0
             for try await chunk in try await client.stream(PathEndpoint(path: "chunked-big")) {
