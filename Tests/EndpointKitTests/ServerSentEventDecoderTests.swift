@@ -58,6 +58,25 @@ final class ServerSentEventDecoderTests: XCTestCase {
         XCTAssertEqual(decode("data: done\n\ndata: cut").events.map(\.data), ["done"])
     }
 
+    /// Every way of cutting a stream into chunks (here each size from 1 byte to all of it, and
+    /// a generic sequence that is not contiguous) gives the same events as the whole.
+    func testEveryChunkingGivesTheSameEvents() {
+        let text = "\u{FEFF}: hi\r\nevent: a\rdata: 1\r\ndata:\r\nid: 7\n\nretry: 40\ndata: Łódź 🚀\r\r"
+            + "foo\ndata\n\nid: x\u{0}\ndata: :colon: in\n\n: bye\ndata: tail"
+        let whole = decode(text)
+        XCTAssertEqual(whole.events, [
+            ServerSentEvent(event: "a", data: "1\n", id: "7"), ServerSentEvent(data: "Łódź 🚀", id: "7", retry: 40),
+            ServerSentEvent(data: "", id: "7"), ServerSentEvent(data: ":colon: in", id: "7"),
+        ])
+        for size in 1...text.utf8.count {
+            let cut = decode(text, chunk: size)
+            XCTAssertEqual(cut.events, whole.events, "chunk \(size)")
+            XCTAssertEqual(cut.decoder.lastEventID, "7", "chunk \(size)")
+        }
+        var decoder = ServerSentEventDecoder()
+        XCTAssertEqual(decoder.decode(text.utf8.lazy.map { $0 }), whole.events)
+    }
+
     func testUnicodeSplitInsideACharacter() {
         XCTAssertEqual(decode("data: Łódź 🚀\n\n", chunk: 1).events.map(\.data), ["Łódź 🚀"])
     }

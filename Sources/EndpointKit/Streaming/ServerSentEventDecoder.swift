@@ -32,56 +32,78 @@ public struct ServerSentEventDecoder: Sendable {
     /// Feeds the next bytes; returns the events they complete.
     public mutating func decode(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
-        for byte in bytes {
-            if skipLineFeed {
-                skipLineFeed = false
-                if byte == 0x0A { continue }
-            }
-            switch byte {
-            case 0x0D:
-                skipLineFeed = true
-                fallthrough
-            case 0x0A:
-                if let event = endLine() { events.append(event) }
-            default:
-                buffer.append(byte)
-            }
-        }
+        let done: Void? = bytes.withContiguousStorageIfAvailable { decode(UnsafeRawBufferPointer($0), into: &events) }
+        if done == nil { Array(bytes).withUnsafeBytes { decode($0, into: &events) } }
         return events
     }
 
-    private mutating func endLine() -> ServerSentEvent? {
-        var line = buffer
-        buffer.removeAll(keepingCapacity: true)
+    /// Splits `bytes` into lines, each read where it lies (a line begun in an earlier chunk is
+    /// completed in ``buffer``); keeps the unfinished last line.
+    private mutating func decode(_ bytes: UnsafeRawBufferPointer, into events: inout [ServerSentEvent]) {
+        guard !bytes.isEmpty else { return }
+        var start = 0
+        // A LF right after a CR that ended the last chunk belongs to that line end.
+        if skipLineFeed, bytes[0] == 0x0A { start = 1 }
+        skipLineFeed = false
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == 0x0A || byte == 0x0D else {
+                index += 1
+                continue
+            }
+            let line = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+            if buffer.isEmpty {
+                if let event = endLine(line) { events.append(event) }
+            } else {
+                buffer.append(contentsOf: line)
+                let whole = buffer
+                buffer.removeAll(keepingCapacity: true)
+                if let event = whole.withUnsafeBytes({ endLine($0) }) { events.append(event) }
+            }
+            index += 1
+            if byte == 0x0D {
+                if index == bytes.count { skipLineFeed = true } else if bytes[index] == 0x0A { index += 1 }
+            }
+            start = index
+        }
+        buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
+    }
+
+    /// Reads one line (without its line end): a field, a comment, or the blank line that
+    /// dispatches the event.
+    private mutating func endLine(_ whole: UnsafeRawBufferPointer) -> ServerSentEvent? {
+        var line = whole
         if !sawBOMCheck {
             sawBOMCheck = true
-            if line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
+            if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = UnsafeRawBufferPointer(rebasing: line[3...]) }
         }
-        if line.isEmpty { return dispatch() }
-        if line.first == UInt8(ascii: ":") { return nil }
-        let text = String(decoding: line, as: UTF8.self)
-        var field = Substring(text)
-        var value = Substring("")
-        if let colon = text.firstIndex(of: ":") {
-            field = text[..<colon]
-            value = text[text.index(after: colon)...]
-            if value.first == " " { value = value.dropFirst() }
+        guard let first = line.first else { return dispatch() }
+        if first == UInt8(ascii: ":") { return nil }
+        var field = line
+        var value = UnsafeRawBufferPointer(rebasing: line[line.endIndex...])
+        if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            field = UnsafeRawBufferPointer(rebasing: line[..<colon])
+            value = UnsafeRawBufferPointer(rebasing: line[(colon + 1)...])
+            if value.first == UInt8(ascii: " ") { value = UnsafeRawBufferPointer(rebasing: value[(value.startIndex + 1)...]) }
         }
-        switch field {
-        case "event":
-            eventType = String(value)
-        case "data":
-            data += value + "\n"
+        if field.elementsEqual("data".utf8) {
+            // The lines of an event's data, joined with LF (WHATWG appends a LF to each and
+            // drops the last one at dispatch).
+            if hasData { data += "\n" }
+            data += String(decoding: value, as: UTF8.self)
             hasData = true
-        case "id":
-            if !value.contains("\0") { lastEventID = String(value) }
-        case "retry":
-            if !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }), let milliseconds = Int(value) {
+        } else if field.elementsEqual("event".utf8) {
+            eventType = String(decoding: value, as: UTF8.self)
+        } else if field.elementsEqual("id".utf8) {
+            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
+        } else if field.elementsEqual("retry".utf8) {
+            if !value.isEmpty, value.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+                let milliseconds = Int(String(decoding: value, as: UTF8.self))
+            {
                 retry = milliseconds
                 reconnectionTime = milliseconds
             }
-        default:
-            break
         }
         return nil
     }
@@ -95,7 +117,7 @@ public struct ServerSentEventDecoder: Sendable {
         }
         guard hasData else { return nil }
         return ServerSentEvent(
-            event: eventType.isEmpty ? "message" : eventType, data: String(data.dropLast()), id: lastEventID,
+            event: eventType.isEmpty ? "message" : eventType, data: data, id: lastEventID,
             retry: retry)
     }
 }
