@@ -14,12 +14,11 @@ public struct ResponseLines: AsyncSequence, Sendable {
     /// Iterates the lines.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var chunks: ResponseStream.AsyncIterator
-        var pending: [UInt8] = []
+        var splitter = LineSplitter()
         /// The lines of the last chunk; those before `taken` have been handed out (not removed
         /// one by one: each removal from the front would move all the others).
         var ready: [String] = []
         var taken = 0
-        var skipLineFeed = false
         var finished = false
         let stream: ResponseStream
 
@@ -31,13 +30,12 @@ public struct ResponseLines: AsyncSequence, Sendable {
                 if finished { return nil }
                 guard let chunk = try await chunks.next() else {
                     finished = true
-                    if !pending.isEmpty { ready.append(String(decoding: pending, as: UTF8.self)) }
-                    pending = []
+                    if let last = splitter.finish() { ready.append(String(decoding: last, as: UTF8.self)) }
                     continue
                 }
                 chunk.withUnsafeBytes { split($0) }
                 // Checked once a chunk: at most the limit and a chunk are held.
-                if pending.count > stream.textLimit { throw stream.textTooLarge }
+                if splitter.pending.count > stream.textLimit { throw stream.textTooLarge }
             }
             defer { taken += 1 }
             return ready[taken]
@@ -46,33 +44,13 @@ public struct ResponseLines: AsyncSequence, Sendable {
         /// Adds the lines `bytes` ends to `ready`, each made from the chunk's bytes at once (with
         /// the start carried over from earlier chunks, if any); keeps the rest for the next.
         private mutating func split(_ bytes: UnsafeRawBufferPointer) {
-            guard !bytes.isEmpty else { return }
             var start = 0
-            // A LF right after a CR that ended the last chunk belongs to that line end.
-            if skipLineFeed, bytes.first == 0x0A { start = 1 }
-            skipLineFeed = false
-            var index = start
-            while index < bytes.count {
-                let byte = bytes[index]
-                guard byte == 0x0A || byte == 0x0D else {
-                    index += 1
-                    continue
+            while let line = splitter.nextLine(in: bytes, from: &start) {
+                switch line {
+                case .inChunk(let range): ready.append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+                case .carried(let joined): ready.append(String(decoding: joined, as: UTF8.self))
                 }
-                let line = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
-                if pending.isEmpty {
-                    ready.append(String(decoding: line, as: UTF8.self))
-                } else {
-                    pending.append(contentsOf: line)
-                    ready.append(String(decoding: pending, as: UTF8.self))
-                    pending.removeAll(keepingCapacity: true)
-                }
-                index += 1
-                if byte == 0x0D {
-                    if index == bytes.count { skipLineFeed = true } else if bytes[index] == 0x0A { index += 1 }
-                }
-                start = index
             }
-            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
         }
     }
 

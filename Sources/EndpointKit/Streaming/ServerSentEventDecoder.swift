@@ -6,9 +6,8 @@ import Foundation
 /// `id` (ignored if it contains NUL), `retry` (digits only), comments (`:`) and unknown fields
 /// ignored; an event is dispatched at a blank line, and one left unfinished at the end is dropped.
 public struct ServerSentEventDecoder: Sendable {
-    private var buffer: [UInt8] = []
+    private var splitter = LineSplitter()
     private var sawBOMCheck = false
-    private var skipLineFeed = false
     private var eventType = ""
     private var data = ""
     private var hasData = false
@@ -27,7 +26,7 @@ public struct ServerSentEventDecoder: Sendable {
     }
 
     /// The bytes held for the event being read: its unfinished line and its data so far.
-    var heldBytes: Int { buffer.count + data.utf8.count }
+    var heldBytes: Int { splitter.pending.count + data.utf8.count }
 
     /// Feeds the next bytes; returns the events they complete.
     public mutating func decode(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
@@ -37,37 +36,17 @@ public struct ServerSentEventDecoder: Sendable {
         return events
     }
 
-    /// Splits `bytes` into lines, each read where it lies (a line begun in an earlier chunk is
-    /// completed in ``buffer``); keeps the unfinished last line.
+    /// Reads the lines `bytes` ends (see ``LineSplitter``).
     private mutating func decode(_ bytes: UnsafeRawBufferPointer, into events: inout [ServerSentEvent]) {
-        guard !bytes.isEmpty else { return }
         var start = 0
-        // A LF right after a CR that ended the last chunk belongs to that line end.
-        if skipLineFeed, bytes[0] == 0x0A { start = 1 }
-        skipLineFeed = false
-        var index = start
-        while index < bytes.count {
-            let byte = bytes[index]
-            guard byte == 0x0A || byte == 0x0D else {
-                index += 1
-                continue
-            }
-            let line = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
-            if buffer.isEmpty {
-                if let event = endLine(line) { events.append(event) }
-            } else {
-                buffer.append(contentsOf: line)
-                let whole = buffer
-                buffer.removeAll(keepingCapacity: true)
-                if let event = whole.withUnsafeBytes({ endLine($0) }) { events.append(event) }
-            }
-            index += 1
-            if byte == 0x0D {
-                if index == bytes.count { skipLineFeed = true } else if bytes[index] == 0x0A { index += 1 }
-            }
-            start = index
+        while let line = splitter.nextLine(in: bytes, from: &start) {
+            let event =
+                switch line {
+                case .inChunk(let range): endLine(UnsafeRawBufferPointer(rebasing: bytes[range]))
+                case .carried(let joined): joined.withUnsafeBytes { endLine($0) }
+                }
+            if let event { events.append(event) }
         }
-        buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
     }
 
     /// Reads one line (without its line end): a field, a comment, or the blank line that
