@@ -10,12 +10,12 @@ import NIOHTTP1
 ///
 /// Every callback stores what it got and hands it to the caller if one waits, so the chunks
 /// that come with the head (all of a small body, usually) are there when the reader asks: no
-/// thread waits on each. With an idle limit, a reader that waits that long for the body's next
-/// bytes gets ``EndpointKit/EndpointKitError/timedOut(url:limit:)`` and the request is
-/// cancelled (a stream's limit, as Foundation's idle timeout is `URLSessionClient`'s). (The `async` API's body sequence wakes its reader once for each; its
+/// thread waits on each. (The `async` API's body sequence wakes its reader once for each; its
 /// `execute` schedules a deadline timer on an event loop for every request, even for
 /// `.distantFuture`, and starts a task to register the request.) Cancelling a wait, or
-/// ``cancel()``, cancels the request.
+/// ``cancel()``, cancels the request. With an idle limit (a stream's timeout), a reader that
+/// waits that long for the body's next bytes gets
+/// ``EndpointKit/EndpointKitError/timedOut(url:limit:)``, and the request is cancelled.
 final class ResponseReceiver: HTTPClientResponseDelegate {
     typealias Response = Void
 
