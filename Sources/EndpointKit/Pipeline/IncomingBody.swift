@@ -67,8 +67,11 @@ import Foundation
     /// whether the body's declared length has now all come.
     public mutating func pass(_ count: Int) -> Bool {
         received += Int64(count)
-        return received == total
+        return isComplete
     }
+
+    /// Whether all of the body's declared length has come.
+    public var isComplete: Bool { received == total }
 
     /// Takes out the bytes not written yet: the last write, or, after a failure, the prefix
     /// that arrived before it (valid to resume after).

@@ -29,8 +29,7 @@ extension TransferHandler {
         let now = DispatchTime.now().uptimeNanoseconds
         let whole = state.withLock { state in
             state.lastArrival = now
-            state.streamedWhole = state.incoming?.pass(data.count) ?? false
-            return state.streamedWhole
+            return state.incoming?.pass(data.count) ?? false
         }
         if whole { streaming.chunks.finish() }
         handOverHead(onlyIfWaiting: true)
@@ -57,7 +56,7 @@ extension TransferHandler {
     /// When the streamed body's last bytes came; `nil` once it has ended or the call has stopped.
     private var lastArrival: UInt64? {
         state.withLock { state in
-            state.stopped || state.streamedWhole || state.lifecycle.runningTask == nil ? nil : state.lastArrival
+            state.stopped || state.incoming?.isComplete == true || state.lifecycle.runningTask == nil ? nil : state.lastArrival
         }
     }
 

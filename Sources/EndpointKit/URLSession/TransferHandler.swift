@@ -27,10 +27,9 @@ final class TransferHandler: Sendable {
         /// caller: the body's length was declared, so those bytes come right behind it.
         var headWaitsForBody = false
         var sent: Int64 = 0
-        /// When the streamed body's last bytes came (uptime, nanoseconds), and whether they
-        /// were all of its declared length (see ``watchIdle(_:after:busyAt:)``).
+        /// When the streamed body's last bytes came (uptime, nanoseconds; see
+        /// ``watchIdle(_:after:busyAt:)``).
         var lastArrival: UInt64 = 0
-        var streamedWhole = false
 
         /// The call's file: the opened one once the head has come.
         var callFile: DownloadFile? { incoming?.file ?? file }
