@@ -100,8 +100,9 @@ extension Client {
     /// Server-Sent Events from `endpoint`, reconnecting (with `Last-Event-ID`, after the
     /// server's `retry` time, 3 s by default) when the stream ends or the connection breaks or
     /// times out, unless `reconnect` is `false` (or a ``CallDeadline`` would pass meanwhile);
-    /// after connections that fail in a row, the wait doubles, up to 30 s. A 204 answer ends the sequence (the server's "no more");
-    /// a non-2xx answer ends it with its error, and one that is not `text/event-stream` with
+    /// after connections that fail in a row (that cannot connect, or break before their first
+    /// event), the wait doubles, up to 30 s. A 204 answer ends the sequence (the server's "no
+    /// more"); a non-2xx answer ends it with its error, and one that is not `text/event-stream` with
     /// ``EndpointKitError/decodingFailed(_:)`` (neither is asked again);
     /// cancelling the iterating task, or leaving the loop, closes the connection.
     public func events<T: Endpoint>(_ endpoint: T, reconnect: Bool = true) -> AsyncThrowingStream<ServerSentEvent, any Error> {

@@ -37,20 +37,29 @@ enum EventSource {
         let task = Task {
             var lastEventID: String?
             var wait = 3_000
-            // Connections in a row that failed.
+            // Connections in a row that failed: that could not connect, or broke before their
+            // first event (a server that answers, then drops every connection, is down too).
             var failures = 0
             while !Task.isCancelled {
                 do {
                     let stream = try await client.stream(Resuming(base: endpoint, lastEventID: lastEventID))
-                    failures = 0
                     // The server's way to say "no more": stop reconnecting.
                     if stream.response.statusCode == 204 { break }
                     if let refusal = await refusal(of: stream) { throw refusal }
                     var iterator = ServerSentEvents(stream, lastEventID: lastEventID).makeAsyncIterator()
+                    var delivered = false
                     do {
-                        while let event = try await iterator.next() { continuation.yield(event) }
-                    } catch where reconnect && mayReconnect(after: error, waiting: iterator.reconnectionTime ?? wait) {
-                        // The connection broke or went silent: reconnect like the end of the stream.
+                        while let event = try await iterator.next() {
+                            (failures, delivered) = (0, true)
+                            continuation.yield(event)
+                        }
+                    } catch where reconnect
+                        && mayReconnect(
+                            after: error, waiting: delay(iterator.reconnectionTime ?? wait, afterFailures: delivered ? 0 : failures + 1))
+                    {
+                        // The connection broke or went silent: reconnect like the end of the
+                        // stream, after a longer wait if it had brought no event.
+                        if !delivered { failures += 1 }
                     }
                     lastEventID = iterator.lastEventID ?? lastEventID
                     wait = iterator.reconnectionTime ?? wait

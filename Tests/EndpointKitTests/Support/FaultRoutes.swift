@@ -72,8 +72,15 @@ final class FaultRoutes: Sendable {
                 default: try await response.send(status: 204)
                 }
             case "/sse-flap":
-                // One event asking to be reconnected at once, then a reset for every reconnection.
-                guard seen == 1 else { return await response.reset() }
+                // One event asking to be reconnected at once, then a reset for every reconnection
+                // (`?open=1`: after its head and a comment, before any event).
+                guard seen == 1 else {
+                    if query["open"] != nil {
+                        try await response.head(status: 200, headers: [("Content-Type", "text/event-stream")])
+                        try await response.write(Data(": open\n\n".utf8))
+                    }
+                    return await response.reset()
+                }
                 try await response.send(headers: [("Content-Type", "text/event-stream")], body: Data("retry: 0\ndata: first\n\n".utf8))
             case "/stall":
                 try await Task.sleep(nanoseconds: 60_000_000_000)
