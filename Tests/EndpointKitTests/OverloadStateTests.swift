@@ -31,19 +31,19 @@ final class OverloadStateTests: XCTestCase {
         // A call admitted before the circuit opened changes nothing when it ends.
         XCTAssertNil(board.record(.failure, host: host, admission: .pass, now: now))
         now += second
-        XCTAssertEqual(board.admit(host, now: now), .probe)
-        XCTAssertEqual(board.admit(host, now: now), .probe)
+        XCTAssertEqual(board.admit(host, now: now), .probe(round: now))
+        XCTAssertEqual(board.admit(host, now: now), .probe(round: now))
         if case .reject = board.admit(host, now: now) {} else { XCTFail("a third probe went through") }
-        XCTAssertNil(board.record(.success, host: host, admission: .probe, now: now))
-        XCTAssertEqual(board.record(.success, host: host, admission: .probe, now: now), .closed)
+        XCTAssertNil(board.record(.success, host: host, admission: .probe(round: now), now: now))
+        XCTAssertEqual(board.record(.success, host: host, admission: .probe(round: now), now: now), .closed)
         XCTAssertEqual(board.admit(host, now: now), .pass)
         // Open again; a failed probe opens it for another period; a cancelled probe frees its place.
         for _ in 0..<3 { _ = board.record(.failure, host: host, admission: .pass, now: now) }
         now += second
-        XCTAssertEqual(board.admit(host, now: now), .probe)
-        XCTAssertNil(board.record(.uncounted, host: host, admission: .probe, now: now))
-        XCTAssertEqual(board.admit(host, now: now), .probe)
-        XCTAssertEqual(board.record(.failure, host: host, admission: .probe, now: now), .opened)
+        XCTAssertEqual(board.admit(host, now: now), .probe(round: now))
+        XCTAssertNil(board.record(.uncounted, host: host, admission: .probe(round: now), now: now))
+        XCTAssertEqual(board.admit(host, now: now), .probe(round: now))
+        XCTAssertEqual(board.record(.failure, host: host, admission: .probe(round: now), now: now), .opened)
         XCTAssertEqual(board.admit(host, now: now + second / 2), .reject(until: now + second))
         // By ratio: 2 failures of 4 with the run broken by successes.
         let other = "other:80"
@@ -52,6 +52,26 @@ final class OverloadStateTests: XCTestCase {
         }
         XCTAssertNil(board.record(.success, host: other, admission: .pass, now: now))
         XCTAssertEqual(board.record(.failure, host: other, admission: .pass, now: now), .opened)
+    }
+
+    /// Probes that hang hold a half-open circuit for a window at most: the next call then
+    /// probes in their place, and the late answers of the old round change nothing.
+    func testProbesUnansweredForAWindowGiveWayToANewProbe() {
+        let board = CircuitBoard(CircuitBreaker(minimumCalls: 100, window: 10, consecutiveFailures: 1, openDuration: 1))
+        let host = "hangs:80"
+        var now: UInt64 = 100 * second
+        XCTAssertEqual(board.record(.failure, host: host, admission: .pass, now: now), .opened)
+        now += second
+        let stuck = board.admit(host, now: now)
+        XCTAssertEqual(stuck, .probe(round: now))
+        XCTAssertEqual(board.admit(host, now: now + 9 * second), .reject(until: now + 9 * second + second / 10))
+        let later = now + 10 * second
+        XCTAssertEqual(board.admit(host, now: later), .probe(round: later))
+        XCTAssertNil(board.record(.failure, host: host, admission: stuck, now: later))
+        XCTAssertNil(board.record(.success, host: host, admission: stuck, now: later))
+        if case .reject = board.admit(host, now: later) {} else { XCTFail("a second probe went through") }
+        XCTAssertEqual(board.record(.success, host: host, admission: .probe(round: later), now: later), .closed)
+        XCTAssertEqual(board.admit(host, now: later), .pass)
     }
 
     /// A client that calls ever new hosts (webhooks, a host per tenant) keeps state for the hosts
@@ -66,7 +86,7 @@ final class OverloadStateTests: XCTestCase {
         XCTAssertEqual(board.record(.failure, host: "run:80", admission: .pass, now: now + 11 * second), .opened)
         // An open circuit half-opens after its open time; not called for a window more, it is closed afresh.
         for _ in 0..<3 { _ = board.record(.failure, host: "open:80", admission: .pass, now: now) }
-        XCTAssertEqual(board.admit("open:80", now: now + 10 * second), .probe)
+        XCTAssertEqual(board.admit("open:80", now: now + 10 * second), .probe(round: now + 10 * second))
         for _ in 0..<3 { _ = board.record(.failure, host: "again:80", admission: .pass, now: now) }
         XCTAssertEqual(board.admit("again:80", now: now + 12 * second), .pass)
         // 10,000 hosts called once; a window later, they are forgotten as 10,000 new hosts come.

@@ -6,8 +6,9 @@ final class CircuitBoard: Sendable {
     enum Admission: Equatable {
         /// The circuit is closed.
         case pass
-        /// The circuit is half-open and this call probes it.
-        case probe
+        /// The circuit is half-open and this call probes it, in the round of probes that began
+        /// at this uptime (nanoseconds).
+        case probe(round: UInt64)
         /// The circuit is open until this uptime (nanoseconds).
         case reject(until: UInt64)
     }
@@ -25,7 +26,8 @@ final class CircuitBoard: Sendable {
     private enum State {
         case closed(SlidingWindow, consecutive: Int)
         case open(until: UInt64)
-        case halfOpen(inFlight: Int, succeeded: Int)
+        /// Half-open since `round` (an uptime in nanoseconds).
+        case halfOpen(inFlight: Int, succeeded: Int, round: UInt64)
     }
 
     let breaker: CircuitBreaker
@@ -49,14 +51,21 @@ final class CircuitBoard: Sendable {
                     states[host] = nil
                     return .pass
                 }
-                states[host] = .halfOpen(inFlight: 1, succeeded: 0)
-                return .probe
-            case .halfOpen(let inFlight, let succeeded):
+                states[host] = .halfOpen(inFlight: 1, succeeded: 0, round: now)
+                return .probe(round: now)
+            case .halfOpen(let inFlight, let succeeded, let round):
+                // Probes that have not all answered within a window (a host that hangs, a call
+                // without a time limit) hold the circuit no longer: this call begins a new round,
+                // and theirs no longer count.
+                guard now &- round < max(breaker.window, 0.001).nanoseconds else {
+                    states[host] = .halfOpen(inFlight: 1, succeeded: 0, round: now)
+                    return .probe(round: now)
+                }
                 guard inFlight + succeeded < breaker.probes else {
                     return .reject(until: now &+ breaker.openDuration.nanoseconds / 10)
                 }
-                states[host] = .halfOpen(inFlight: inFlight + 1, succeeded: succeeded)
-                return .probe
+                states[host] = .halfOpen(inFlight: inFlight + 1, succeeded: succeeded, round: round)
+                return .probe(round: round)
             }
         }
     }
@@ -72,17 +81,17 @@ final class CircuitBoard: Sendable {
 
     private func record(_ outcome: Outcome, in state: inout State, admission: Admission, now: UInt64) -> Transition? {
         switch (state, admission) {
-        case (.halfOpen(let inFlight, let succeeded), .probe):
+        case (.halfOpen(let inFlight, let succeeded, let round), .probe(let probed)) where probed == round:
             switch outcome {
             case .failure:
                 state = .open(until: now &+ breaker.openDuration.nanoseconds)
                 return .opened
             case .uncounted:
-                state = .halfOpen(inFlight: inFlight - 1, succeeded: succeeded)
+                state = .halfOpen(inFlight: inFlight - 1, succeeded: succeeded, round: round)
                 return nil
             case .success:
                 guard succeeded + 1 >= breaker.probes else {
-                    state = .halfOpen(inFlight: inFlight - 1, succeeded: succeeded + 1)
+                    state = .halfOpen(inFlight: inFlight - 1, succeeded: succeeded + 1, round: round)
                     return nil
                 }
                 state = .closed(SlidingWindow(window: breaker.window), consecutive: 0)
@@ -106,7 +115,7 @@ final class CircuitBoard: Sendable {
             state = .closed(window, consecutive: consecutive)
             return nil
         default:
-            return nil  // the circuit opened while this call was in flight
+            return nil  // the circuit opened, or a new round of probes began, while this call was in flight
         }
     }
 

@@ -10,7 +10,9 @@ import Foundation
 /// - **Open**: calls to the host fail at once with ``EndpointKitError/circuitOpen(host:until:)``,
 ///   without touching the network, for ``openDuration`` seconds.
 /// - **Half-open**: then up to ``probes`` calls go through; if they all succeed the circuit
-///   closes, if one fails it opens again.
+///   closes, if one fails it opens again. Probes that have not all answered within ``window``
+///   seconds (a host that hangs, a call without a time limit) no longer hold the circuit: the
+///   next call probes in their place.
 ///
 /// One circuit per host (and port), kept by the client. A host not called for ``window``
 /// seconds (past its open time, when open) starts afresh, closed with nothing counted: such a

@@ -12,7 +12,7 @@ extension ClientScenarios {
     var overloadScenarios: [(String, @Sendable (TestServer, FaultRoutes) async throws -> Void)] {
         [
             ("burst against a server with few threads", burstAgainstFewThreads),
-            ("retry budget", retryBudget), ("circuit breaker", circuitBreaker),
+            ("retry budget", retryBudget), ("circuit breaker", circuitBreaker), ("circuit probe that hangs", circuitProbeThatHangs),
             ("concurrency limit", concurrencyLimit), ("deadline", deadline), ("hedging", hedging),
         ]
     }
@@ -177,6 +177,29 @@ extension ClientScenarios {
             decisions,
             ["overload circuit_opened"] + Array(repeating: "overload circuit_rejected", count: 7)
                 + ["overload circuit_probe", "overload circuit_closed"], name)
+    }
+
+    /// A probe that never answers (no time limit, a host that hangs) holds a half-open circuit
+    /// for the breaker's window only: calls meanwhile fail at once, then the next call probes in
+    /// its place and closes the circuit.
+    func circuitProbeThatHangs(_ server: TestServer, _ faults: FaultRoutes) async throws {
+        let breaker = CircuitBreaker(minimumCalls: 100, window: 0.5, consecutiveFailures: 1, openDuration: 0.2)
+        try await with(server, Options(overload: OverloadPolicy(circuitBreaker: breaker))) { client in
+            _ = try? await client.request(AttemptEndpoint(path: "/flaky?key=hangs&fail=1"))
+            try await Task.sleep(nanoseconds: 300_000_000)
+            let stuck = Task { try await client.request(AttemptEndpoint(path: "/hold?key=stuck&seconds=30", timeout: .infinity)) }
+            defer { stuck.cancel() }
+            try await Task.sleep(nanoseconds: 100_000_000)
+            do {
+                _ = try await client.request(AttemptEndpoint(path: "/flaky?key=hangs&fail=1"))
+                XCTFail("\(name): a second probe went through")
+            } catch EndpointKitError.circuitOpen {}
+            try await Task.sleep(nanoseconds: 500_000_000)
+            let probe = try await client.request(AttemptEndpoint(path: "/flaky?key=hangs&fail=1"))
+            XCTAssertEqual(probe.attempt, 2, name)
+            _ = try await client.request(AttemptEndpoint(path: "/flaky?key=hangs&fail=1"))
+            XCTAssertEqual(faults.count("stuck"), 1, name)
+        }
     }
 
     /// At most 2 calls in flight and 3 waiting: of 10 slow calls at once, 5 fail at once with
