@@ -100,14 +100,15 @@ final class OverloadStateTests: XCTestCase {
     /// 200 rounds of 50 calls through a limit of 4 in flight, a random half of them cancelled
     /// at a random moment: no call is stuck, a cancelled waiter never takes a place, and every
     /// place is given back (the next call enters at once).
-    func testQueuedCallsSurviveRandomCancellation() async throws {
+    /// Cancels and timeouts racing the places given back never lose or add a place.
+    func testQueuedCallsSurviveRandomCancellationAndTimeouts() async throws {
         let queues = HostQueues(ConcurrencyLimit(maximumInFlight: 4, maximumQueued: 1_000))
         let inside = Locked((now: 0, most: 0))
         for _ in 0..<200 {
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<50 {
                     let call = Task {
-                        _ = try await queues.enter("host")
+                        _ = try await queues.enter("host", within: Bool.random() ? nil : Double.random(in: 0...0.000_3))
                         inside.withLock { $0 = (now: $0.now + 1, most: max($0.most, $0.now + 1)) }
                         try? await Task.sleep(nanoseconds: UInt64.random(in: 0...200_000))
                         inside.withLock { $0.now -= 1 }
@@ -131,6 +132,26 @@ final class OverloadStateTests: XCTestCase {
             let waited = try await queues.enter("host")
             XCTAssertFalse(waited, "a place was never given back")
         }
+    }
+
+    /// A call waits in the queue no longer than its time limit, then fails naming its URL; the
+    /// place it waited for goes to the next call.
+    func testAQueuedCallTimesOut() async throws {
+        let queues = HostQueues(ConcurrencyLimit(maximumInFlight: 1))
+        let url = URL(string: "http://host/late")
+        _ = try await queues.enter("host")
+        let start = Date()
+        do {
+            _ = try await queues.enter("host", within: 0.2, url: url)
+            XCTFail("entered past the limit")
+        } catch EndpointKitError.timedOut(let failed, let limit) {
+            XCTAssertEqual(failed, url)
+            XCTAssertEqual(limit, 0.2)
+        }
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.2)
+        queues.leave("host")
+        let waited = try await queues.enter("host", within: 0.2)
+        XCTAssertFalse(waited, "the timed-out call kept a place")
     }
 
     func testAFullQueueRefusesAtOnce() async throws {

@@ -5,7 +5,9 @@ import Foundation
 /// A call beyond ``maximumInFlight`` waits, in order of arrival, for one to finish; beyond
 /// ``maximumQueued`` waiting, it fails at once with
 /// ``EndpointKitError/tooManyCalls(host:limit:)``, so a slow dependency cannot make calls pile
-/// up without bound. A waiting call that is cancelled leaves the queue at once. A call holds
+/// up without bound. A waiting call that is cancelled leaves the queue at once; the wait counts
+/// against the call's timeout (and its ``CallDeadline``), and a call still waiting when that
+/// passes leaves the queue with ``EndpointKitError/timedOut(url:limit:)``, unsent. A call holds
 /// its place while its request is sent and its response read (for a stream, until the head
 /// has arrived). One limit per host (and port), kept by the client.
 public struct ConcurrencyLimit: Sendable, Equatable {

@@ -16,9 +16,10 @@ final class HostQueues: Sendable {
     private struct State {
         var hosts: [String: Host] = [:]
         var nextID: UInt64 = 0
-        /// Calls about to be queued, and those of them cancelled meanwhile.
+        /// Calls about to be queued, and those of them cancelled or timed out meanwhile (with
+        /// their error).
         var pending: Set<UInt64> = []
-        var cancelled: Set<UInt64> = []
+        var dropped: [UInt64: any Error] = [:]
     }
 
     let limit: ConcurrencyLimit
@@ -28,11 +29,13 @@ final class HostQueues: Sendable {
         self.limit = limit
     }
 
-    /// Takes a place among `host`'s calls in flight, waiting for one if needed; `true` if the
-    /// call waited. Throws ``EndpointKitError/tooManyCalls(host:limit:)`` when the queue is
-    /// full, and `CancellationError` when the task is cancelled while it waits (it leaves the
-    /// queue at once). Each successful `enter` needs one ``leave(_:)``.
-    func enter(_ host: String) async throws -> Bool {
+    /// Takes a place among `host`'s calls in flight, waiting for one if needed, at most
+    /// `longest` seconds; `true` if the call waited. Throws
+    /// ``EndpointKitError/tooManyCalls(host:limit:)`` when the queue is full,
+    /// ``EndpointKitError/timedOut(url:limit:)`` (naming `url`) when no place came within
+    /// `longest`, and `CancellationError` when the task is cancelled while it waits; either way it
+    /// leaves the queue at once. Each successful `enter` needs one ``leave(_:)``.
+    func enter(_ host: String, within longest: TimeInterval? = nil, url: URL? = nil) async throws -> Bool {
         let (admitted, id) = state.withLock { state -> (Bool, UInt64) in
             state.nextID += 1
             if state.hosts[host, default: Host()].inFlight < limit.maximumInFlight {
@@ -43,11 +46,19 @@ final class HostQueues: Sendable {
             return (false, state.nextID)
         }
         if admitted { return false }
+        // Only a call that waits has a timer.
+        let timer = longest.flatMap { $0.isFinite ? $0 : nil }.map { longest in
+            Task { [self] in
+                try await Task.sleep(nanoseconds: longest.nanoseconds)
+                drop(id, of: host, with: EndpointKitError.timedOut(url: url, limit: longest))
+            }
+        }
+        defer { timer?.cancel() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let outcome: Result<Void, any Error>? = state.withLock { state in
                     state.pending.remove(id)
-                    if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
+                    if let error = state.dropped.removeValue(forKey: id) { return .failure(error) }
                     var entry = state.hosts[host, default: Host()]
                     defer { state.hosts[host] = entry }
                     if entry.inFlight < limit.maximumInFlight {
@@ -63,16 +74,22 @@ final class HostQueues: Sendable {
                 if let outcome { continuation.resume(with: outcome) }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> Waiter? in
-                guard let index = state.hosts[host]?.waiting.firstIndex(where: { $0.id == id }) else {
-                    if state.pending.contains(id) { state.cancelled.insert(id) }
-                    return nil
-                }
-                return state.hosts[host]?.waiting.remove(at: index)
-            }
-            waiter?.continuation.resume(throwing: CancellationError())
+            drop(id, of: host, with: CancellationError())
         }
         return true
+    }
+
+    /// Takes call `id` out of `host`'s queue, failing it with `error`; a call not queued yet is
+    /// failed as it comes. A call that has its place already is left alone.
+    private func drop(_ id: UInt64, of host: String, with error: any Error) {
+        let waiter = state.withLock { state -> Waiter? in
+            guard let index = state.hosts[host]?.waiting.firstIndex(where: { $0.id == id }) else {
+                if state.pending.contains(id) { state.dropped[id] = error }
+                return nil
+            }
+            return state.hosts[host]?.waiting.remove(at: index)
+        }
+        waiter?.continuation.resume(throwing: error)
     }
 
     /// Takes a place among `host`'s calls in flight if one is free now, without waiting (and

@@ -4,26 +4,34 @@ import Foundation
 extension OverloadGuard {
     /// Runs `send` under the circuit and queue of `url`'s host, and counts its outcome by the
     /// status it returns: for each request sent (``OverloadTransport``) and each WebSocket
-    /// handshake. Without a breaker or a limit, just runs `send`.
+    /// handshake. The wait in the queue counts against the attempt's `timeout`: `send` is given
+    /// the time left of it (the call fails with ``EndpointKitError/timedOut(url:limit:)`` if
+    /// none is left). Without a breaker or a limit, just runs `send`.
     func guarding<Answer>(
-        _ url: URL?, _ send: () async throws -> (Answer, Int)
+        _ url: URL?, within timeout: TimeInterval?, _ send: (_ timeout: TimeInterval?) async throws -> (Answer, Int)
     ) async throws -> Answer {
-        guard circuits != nil || queues != nil else { return try await send().0 }
+        guard circuits != nil || queues != nil else { return try await send(timeout).0 }
         let host = Self.host(of: url)
         let admission = try admit(host)
+        var left = timeout
         if let queues {
             let start = CallContext.now
             do {
-                if try await queues.enter(host) { tell(.queued, host: host, seconds: CallContext.seconds(since: start)) }
+                if try await queues.enter(host, within: timeout, url: url) {
+                    let waited = CallContext.seconds(since: start)
+                    tell(.queued, host: host, seconds: waited)
+                    left = timeout.map { max($0 - waited, 0) }
+                }
             } catch {
                 if case EndpointKitError.tooManyCalls = error { tell(.queueFull, host: host) }
+                if case EndpointKitError.timedOut = error { tell(.queued, host: host, seconds: CallContext.seconds(since: start)) }
                 record(.uncounted, host: host, admission: admission)
                 throw error
             }
         }
         defer { queues?.leave(host) }
         do {
-            let (answer, status) = try await send()
+            let (answer, status) = try await send(left)
             record(status >= 500 ? .failure : .success, host: host, admission: admission)
             return answer
         } catch {

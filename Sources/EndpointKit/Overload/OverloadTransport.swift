@@ -24,7 +24,8 @@ struct OverloadTransport: Transport {
             return try await transport.send(outgoing, into: file, timeout: timeout, bodyLimit: bodyLimit, progress: progress)
         }
         // A download to a file is not hedged: two attempts cannot write one file.
-        return try await guarded(outgoing, hedging: file == nil ? hedging : nil, status: \.head.statusCode) { [transport] in
+        return try await guarded(outgoing, within: timeout, hedging: file == nil ? hedging : nil, status: \.head.statusCode) {
+            [transport] timeout in
             try await transport.send(outgoing, into: file, timeout: timeout, bodyLimit: bodyLimit, progress: progress)
         }
     }
@@ -34,28 +35,28 @@ struct OverloadTransport: Transport {
         guard hedging != nil || overload.circuits != nil || overload.queues != nil else {
             return try await transport.stream(outgoing, timeout: timeout)
         }
-        return try await guarded(outgoing, hedging: hedging, status: \.head.statusCode) { [transport] in
+        return try await guarded(outgoing, within: timeout, hedging: hedging, status: \.head.statusCode) { [transport] timeout in
             try await transport.stream(outgoing, timeout: timeout)
         }
     }
 
     /// Sends `outgoing` with `send` under the host's circuit and queue, hedged as `hedging`
-    /// says when it may be: the first answer wins (for a stream, the first head). Apart from
-    /// the sends, so that its state takes room in a call's task only when the policy guards
-    /// requests.
+    /// says when it may be: the first answer wins (for a stream, the first head). `send` is
+    /// given the time left of `timeout` after the wait in the queue. Apart from the sends, so
+    /// that its state takes room in a call's task only when the policy guards requests.
     @inline(never)
     private func guarded<Answer: Sendable>(
-        _ outgoing: Outgoing, hedging: HedgingPolicy?, status: KeyPath<Answer, Int> & Sendable,
-        _ send: @escaping @Sendable () async throws -> Answer
+        _ outgoing: Outgoing, within timeout: TimeInterval?, hedging: HedgingPolicy?, status: KeyPath<Answer, Int> & Sendable,
+        _ send: @escaping @Sendable (_ timeout: TimeInterval?) async throws -> Answer
     ) async throws -> Answer {
-        try await overload.guarding(outgoing.request.url) {
+        try await overload.guarding(outgoing.request.url, within: timeout) { left in
             let host = hedging == nil ? "" : OverloadGuard.host(of: outgoing.request.url)
             guard let hedging, Self.isHedgeable(outgoing), let delay = hedgeDelay(hedging, host: host) else {
-                let answer = try await send()
+                let answer = try await send(left)
                 return (answer, answer[keyPath: status])
             }
             let start = CallContext.now
-            let answer = try await hedged(after: delay, host: host, send)
+            let answer = try await hedged(after: delay, host: host) { try await send(left) }
             if case .percentile = hedging.delay { overload.latencies.add(CallContext.seconds(since: start), host: host) }
             return (answer, answer[keyPath: status])
         }

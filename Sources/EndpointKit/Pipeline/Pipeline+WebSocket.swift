@@ -18,7 +18,7 @@ extension Pipeline {
     ) async throws -> WebSocket {
         try await run(T.self, settings: HandshakeSettings(), build: { (Outgoing(request: try endpoint.makeRequest()), nil) }) {
             outgoing, _, _ in
-            try await overload.guarding(outgoing.request.url) { (try await open(outgoing.request, outgoing.timeout), 101) }
+            try await overload.guarding(outgoing.request.url, within: outgoing.timeout) { (try await open(outgoing.request, $0), 101) }
         }
     }
 }

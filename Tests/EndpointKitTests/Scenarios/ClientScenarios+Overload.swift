@@ -204,7 +204,8 @@ extension ClientScenarios {
 
     /// At most 2 calls in flight and 3 waiting: of 10 slow calls at once, 5 fail at once with
     /// `tooManyCalls`, the rest succeed, and the server never has more than 2 at a time. A
-    /// waiting call that is cancelled leaves the queue at once.
+    /// waiting call that is cancelled leaves the queue at once; one with a time limit leaves it
+    /// at that limit, with `timedOut`.
     func concurrencyLimit(_ server: TestServer, _ faults: FaultRoutes) async throws {
         let log = EventLog()
         let limit = OverloadPolicy(concurrencyLimit: ConcurrencyLimit(maximumInFlight: 2, maximumQueued: 3))
@@ -233,6 +234,17 @@ extension ClientScenarios {
             XCTAssertLessThan(Date().timeIntervalSince(start), 0.5, "\(name): a cancelled waiter stayed in the queue")
             if case .success = result { XCTFail("\(name): the cancelled waiter was sent") }
             XCTAssertEqual(faults.count("waiter"), 0, name)
+            // A waiter with a time limit waits no longer than that, unsent.
+            let late = Date()
+            do {
+                _ = try await client.request(AttemptEndpoint(path: "/hold?key=late&seconds=0", timeout: 0.5))
+                XCTFail("\(name): a call past the limit was sent")
+            } catch EndpointKitError.timedOut(let url, let limit) {
+                XCTAssertEqual(url?.path, "/hold", name)
+                XCTAssertEqual(limit, 0.5, name)
+            }
+            XCTAssertLessThan(Date().timeIntervalSince(late), 2, "\(name): a waiter outlived its time limit")
+            XCTAssertEqual(faults.count("late"), 0, name)
             for holder in holders {
                 holder.cancel()
                 let ended = await holder.result
