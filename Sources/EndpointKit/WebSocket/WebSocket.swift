@@ -27,6 +27,8 @@ public final class WebSocket: AsyncSequence, Sendable {
     public let request: URLRequest
     private let channel: any WebSocketChannel
     private let inbox: WebSocketInbox
+    /// The pings of ``WebSocketEndpoint/pingInterval``, while the socket is open.
+    private let keepAlive = Locked<Task<Void, Never>?>(nil)
 
     /// Wraps an open channel. SPI for EndpointKit's client packages.
     @_spi(Transport) public init(request: URLRequest, channel: any WebSocketChannel, inbox: WebSocketInbox) {
@@ -37,7 +39,16 @@ public final class WebSocket: AsyncSequence, Sendable {
     }
 
     deinit {
+        keepAlive.withLock { $0?.cancel() }
         channel.cancel()
+    }
+
+    /// Pings the peer every `interval` seconds from now on (see ``WebSocketKeepAlive``); not
+    /// for an interval that is not a positive, finite number of seconds.
+    func keepAlive(every interval: TimeInterval) {
+        guard interval > 0, interval.isFinite else { return }
+        let task = WebSocketKeepAlive.start(every: interval, channel: channel, inbox: inbox, url: request.url)
+        keepAlive.withLock { $0 = task }
     }
 
     /// How the connection ended: the code of the closing handshake (whoever started it),
@@ -65,6 +76,7 @@ public final class WebSocket: AsyncSequence, Sendable {
     /// (a peer that does not answer within a few seconds is cut off). Messages the peer sent
     /// before its answer are still yielded; then the iteration ends.
     public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") async {
+        keepAlive.withLock { $0?.cancel() }
         await channel.close(code: code, reason: reason)
     }
 

@@ -12,4 +12,16 @@ import Foundation
 public protocol WebSocketEndpoint: Sendable {
     /// Builds the handshake request; a relative URL is resolved by the client's adapters.
     func makeRequest() throws -> URLRequest
+
+    /// How often the open socket pings its peer, in seconds; `nil` (the default) for never.
+    /// A pong that does not come within the interval fails the socket with
+    /// ``EndpointKitError/timedOut(url:limit:)``, and the connection is cut: a peer that is gone
+    /// without closing (a dropped route, a proxy that forgot the connection) does not leave the
+    /// reader waiting for good. Every peer must answer pings (RFC 6455, 5.5.2).
+    var pingInterval: TimeInterval? { get }
+}
+
+extension WebSocketEndpoint {
+    /// Never pings.
+    public var pingInterval: TimeInterval? { nil }
 }

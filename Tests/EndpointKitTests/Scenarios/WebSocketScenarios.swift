@@ -10,6 +10,7 @@ import XCTest
 /// A WebSocket at `path` on the test server (see `WebSocketRoutes`).
 struct SocketEndpoint: WebSocketEndpoint {
     var path = "ws/echo"
+    var pingInterval: TimeInterval?
     func makeRequest() throws -> URLRequest { try URLRequest(.get, path) }
 }
 
@@ -45,6 +46,7 @@ struct WebSocketScenarios: Sendable {
             ("frames sent with the handshake", framesWithTheHandshake), ("closed with the handshake", closedWithTheHandshake),
             ("dropped with the handshake", droppedWithTheHandshake),
             ("cancelling the reader ends it", cancellation), ("10,000 messages in order", manyMessagesInOrder),
+            ("pings find a peer that is gone", pingsFindAGonePeer),
         ]
     }
 
@@ -270,6 +272,37 @@ struct WebSocketScenarios: Sendable {
             // Ending without an error would mean the dropped connection ended like a close.
             await expectTransportFailure(name: name, .networkConnectionLost) { for try await _ in socket {} }
             XCTAssertEqual(socket.closeCode, .abnormalClosure, name)
+        }
+    }
+
+    /// With a ping interval, a socket whose peer answers pings stays open through several of
+    /// them; one whose peer stops answering (its connection still open) fails with `timedOut`
+    /// within two intervals, and its connection is cut. Without one, nothing is sent unasked.
+    func pingsFindAGonePeer(_ server: TestServer) async throws {
+        try await with(server) { client in
+            let alive = try await client.webSocket(SocketEndpoint(pingInterval: 0.2))
+            try await Task.sleep(nanoseconds: 700_000_000)
+            try await alive.send(.text("still here"))
+            var messages = alive.makeAsyncIterator()
+            let echo = try await messages.next()
+            XCTAssertEqual(echo, .text("still here"), name)
+            XCTAssertNil(alive.closeCode, name)
+            await alive.close()
+
+            let gone = try await client.webSocket(SocketEndpoint(pingInterval: 0.3))
+            try await gone.send(.text("mute"))
+            let start = Date()
+            do {
+                for try await message in gone { XCTFail("\(name): \(message) from a muted peer") }
+                XCTFail("\(name): the socket of a gone peer ended without an error")
+            } catch EndpointKitError.timedOut(let url, let limit) {
+                XCTAssertEqual(url?.path, "/ws/echo", name)
+                XCTAssertEqual(limit, 0.3, name)
+            }
+            XCTAssertLessThan(Date().timeIntervalSince(start), 2, "\(name): the gone peer was waited for")
+            XCTAssertEqual(gone.closeCode, .abnormalClosure, name)
+            let cut = await waitUntil(timeout: 10) { server.webSocketEnds.contains("dropped") }
+            XCTAssertTrue(cut, "\(name): the connection to the gone peer stayed open: \(server.webSocketEnds)")
         }
     }
 

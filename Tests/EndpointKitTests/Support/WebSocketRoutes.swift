@@ -11,7 +11,9 @@ import NIOWebSocket
 /// - `burst N`: the server sends the texts "0" … "N-1";
 /// - `authorization`: the server sends the handshake's `Authorization` header back;
 /// - `big N`: the server sends one binary frame of N bytes (`TransferRoutes.bytes(0..<N)`);
-/// - `not-utf8`: the server sends a text frame that is not UTF-8.
+/// - `not-utf8`: the server sends a text frame that is not UTF-8;
+/// - `mute`: the server answers nothing more (no echo, no pong), the connection left open, as
+///   a peer that is gone without closing.
 ///
 /// At `/ws/greeting` the server writes, in the same segment as its 101, the text "welcome" and
 /// the text "fragmented" in two frames; at `/ws/greeting-then-close`, "welcome" and a close
@@ -69,6 +71,7 @@ private final class WebSocketServerHandler: ChannelInboundHandler {
     private let authorization: String?
     private var closing: Bool
     private var ended = false
+    private var muted = false
 
     /// `closing`: the server has sent a close frame already.
     init(server: TestServer, authorization: String?, closing: Bool = false) {
@@ -79,6 +82,7 @@ private final class WebSocketServerHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        guard !muted else { return }
         var payload = frame.unmaskedData
         switch frame.opcode {
         case .text:
@@ -116,6 +120,8 @@ private final class WebSocketServerHandler: ChannelInboundHandler {
             send(.connectionClose, buffer, context: context)
         case "drop":
             context.close(promise: nil)
+        case "mute":
+            muted = true
         case "burst" where words.count == 2:
             for index in 0..<(Int(words[1]) ?? 0) {
                 context.write(wrapOutboundOut(
