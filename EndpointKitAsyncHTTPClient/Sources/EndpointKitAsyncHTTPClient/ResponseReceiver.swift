@@ -79,7 +79,8 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
                 state.buffered -= chunk.readableBytes
                 return .success(chunk)
             }
-            if state.ending == nil { state.waitingSince = DispatchTime.now().uptimeNanoseconds }
+            // Timed only under a limit: a body read whole (a plain call) reads no clock.
+            if idleLimit != nil, state.ending == nil { state.waitingSince = DispatchTime.now().uptimeNanoseconds }
             return state.ending.map { $0.map { nil } }
         }
     }

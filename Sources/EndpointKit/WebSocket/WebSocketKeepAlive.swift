@@ -9,20 +9,17 @@ enum WebSocketKeepAlive {
     /// the connection is cut. Ends by itself once the socket has closed, or when cancelled.
     static func start(every interval: TimeInterval, channel: any WebSocketChannel, inbox: WebSocketInbox, url: URL?) -> Task<Void, Never> {
         Task {
-            while inbox.closeCode == nil {
-                do {
+            do {
+                while true {
                     try await Task.sleep(nanoseconds: interval.nanoseconds)
                     guard inbox.closeCode == nil else { return }
                     try await AttemptTimeout.run(interval, url: url) { try await channel.ping() }
-                } catch let error as EndpointKitError {
-                    // A ping that failed because the socket closed meanwhile is no news.
-                    guard case .timedOut = error, inbox.closeCode == nil else { return }
-                    inbox.fail(error)
-                    channel.cancel()
-                    return
-                } catch {
-                    return  // cancelled
                 }
+            } catch EndpointKitError.timedOut(let url, let limit) where inbox.closeCode == nil {
+                inbox.fail(EndpointKitError.timedOut(url: url, limit: limit))
+                channel.cancel()
+            } catch {
+                // Cancelled, or the socket closed while a ping was out: no news.
             }
         }
     }
