@@ -189,11 +189,19 @@ enum Latency {
     /// What loop and hammer ask for: the small JSON, or `BENCH_PATH` (e.g. `bytes?count=1048576`).
     static var profiledPath: String { ProcessInfo.processInfo.environment["BENCH_PATH"] ?? "json" }
 
+    /// The contender of loop and hammer whose name starts with `name`: a table row, a stream,
+    /// the raw delegate API or an OpenAPI row.
+    private static func named(_ name: String, baseURL: URL, httpClient: HTTPClient, ahcClient: AsyncHTTPClientClient) -> Contender? {
+        (contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
+            + streamed(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
+            + delegateAPI(baseURL: baseURL, httpClient: httpClient) + OpenAPIRows.contenders(baseURL: baseURL, httpClient: httpClient))
+            .first(where: { $0.name.lowercased().hasPrefix(name.lowercased()) })
+    }
+
     static func loop(client name: String, baseURL: URL, count: Int) async throws {
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: AsyncHTTPClientClient.configuration)
         let ahcClient = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
-        guard let contender = contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
-            .first(where: { $0.name.lowercased().hasPrefix(name.lowercased()) })
+        guard let contender = named(name, baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
         else { return print("no client named \(name)") }
         let start = DispatchTime.now().uptimeNanoseconds
         for _ in 0..<count { try await contender.get(profiledPath) }
@@ -212,9 +220,7 @@ enum Latency {
         if ProcessInfo.processInfo.environment["BENCH_TRACING"] == "off" { configuration.tracing.tracer = nil }
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let ahcClient = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
-        guard let contender = (contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient) + streamed(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
-            + delegateAPI(baseURL: baseURL, httpClient: httpClient) + OpenAPIRows.contenders(baseURL: baseURL, httpClient: httpClient))
-            .first(where: { $0.name.lowercased().hasPrefix(name.lowercased()) })
+        guard let contender = named(name, baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
         else { return print("no client named \(name)") }
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)

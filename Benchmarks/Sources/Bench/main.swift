@@ -4,7 +4,7 @@ import Foundation
 // bench loop CLIENT COUNT                 COUNT small GETs in a row with one client (for profilers)
 // bench hammer CLIENT SECONDS CONCURRENCY  small GETs at a concurrency: req/s and CPU µs per request
 //                                          (loop and hammer: BENCH_PATH="bytes?count=1048576" for 1 MB;
-//                                          hammer also knows "raw AHC delegate API + HTTPURLResponse",
+//                                          both also know "raw AHC delegate API + HTTPURLResponse",
 //                                          "raw AHC future API + HTTPURLResponse", the streams and
 //                                          the OpenAPI rows)
 // bench latency | memory | allocations | cancellation | cache   one section of the table

@@ -371,12 +371,21 @@ struct ClientScenarios: Sendable {
         }
     }
 
+    /// Refused as soon as the limit is passed, whether the head declares a longer body or not:
+    /// neither body ever ends, and the call is not kept waiting for more of it.
     func bodyTooLarge(_ server: TestServer, _: FaultRoutes) async throws {
-        try await with(server) { client in
-            do {
-                try await client.request(PathEndpoint(path: "huge-length"))
-                XCTFail("\(name): expected an error")
-            } catch EndpointKitError.bodyTooLarge {}
+        for (path, limit) in [("huge-length", 100 << 20), ("stall-chunked", 50)] {
+            try await with(server, Options(timeout: 10, maximumBodySize: limit)) { client in
+                let started = Date()
+                do {
+                    try await client.request(PathEndpoint(path: path))
+                    XCTFail("\(name): \(path): expected an error")
+                } catch EndpointKitError.bodyTooLarge(let url, let refused) {
+                    XCTAssertEqual(url?.path, "/\(path)", name)
+                    XCTAssertEqual(refused, limit, name)
+                }
+                XCTAssertLessThan(Date().timeIntervalSince(started), 5, "\(name): \(path)")
+            }
         }
     }
 
