@@ -23,12 +23,13 @@ extension AsyncHTTPClientTransport {
     }
 
     /// Sends `outgoing` through AsyncHTTPClient's delegate API, with `bytes` as its body; its
-    /// body's reader waits at most `idleLimit` for each chunk.
-    func receive(_ outgoing: Outgoing, _ bytes: Data?, url: URL, idleLimit: TimeInterval?) throws -> ResponseReceiver {
+    /// body's reader waits at most `idleLimit` for each chunk, or reads it whole, up to
+    /// `wholeLimit` bytes.
+    func receive(_ outgoing: Outgoing, _ bytes: Data?, url: URL, idleLimit: TimeInterval?, wholeLimit: Int?) throws -> ResponseReceiver {
         let request = try HTTPClient.Request(
             url: url, method: .init(rawValue: outgoing.request.httpMethod ?? "GET"), headers: headers(for: outgoing, url: url),
             body: bytes.map { .bytes($0) })
-        let receiver = ResponseReceiver(url: url, idleLimit: idleLimit)
+        let receiver = ResponseReceiver(url: url, idleLimit: idleLimit, wholeLimit: wholeLimit)
         receiver.attach(httpClient.execute(request: request, delegate: receiver, eventLoop: .indifferent, deadline: nil, logger: logger))
         return receiver
     }

@@ -78,10 +78,10 @@ struct AsyncHTTPClientTransport: Transport {
             let (response, source) =
                 if let timeout {
                     try await AttemptTimeout.run(timeout, url: url) {
-                        try await responseHead(outgoing, produced, url: url, progress: nil, idleLimit: timeout)
+                        try await responseHead(outgoing, produced, url: url, progress: nil, idleLimit: timeout, readingWhole: nil)
                     }
                 } else {
-                    try await responseHead(outgoing, produced, url: url, progress: nil, idleLimit: nil)
+                    try await responseHead(outgoing, produced, url: url, progress: nil, idleLimit: nil, readingWhole: nil)
                 }
             // No Foundation response yet: a call that needs only the status and the fields
             // never builds one (see `ResponseHead`).
@@ -109,15 +109,19 @@ struct AsyncHTTPClientTransport: Transport {
     /// request's body is in memory and its upload is not counted (see ``ResponseReceiver``:
     /// the chunks that come with the head are there when the body is read, and no deadline
     /// timer or extra task is made for the request; its reader waits at most `idleLimit` for
-    /// each chunk), else through the `async` API (see ``BodyReader`` for its limit).
+    /// each chunk), else through the `async` API (see ``BodyReader`` for its limit). A body
+    /// read whole, up to a limit (`readingWhole`), is waited for with its head through the
+    /// delegate API (see ``ResponseReceiver/settled()``).
     private func responseHead(
-        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?, idleLimit: TimeInterval?
+        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?, idleLimit: TimeInterval?,
+        readingWhole limit: Int?
     ) async throws -> (HTTPResponseHead, BodyReader.Source) {
         if progress == nil, let bytes = Self.bytesInMemory(of: outgoing) {
             return try await sentAgainIfClosed(outgoing) {
-                let receiver = try receive(outgoing, bytes, url: url, idleLimit: idleLimit)
+                let receiver = try receive(outgoing, bytes, url: url, idleLimit: idleLimit, wholeLimit: limit)
                 let reader = ResponseReceiver.Reader(receiver)
-                return (try await receiver.head(), .receiver(reader))
+                let head = try await limit == nil ? receiver.head() : receiver.settled()
+                return (head, .receiver(reader))
             }
         }
         return try await responseHeadSending(outgoing, produced, url: url, progress: progress)
@@ -141,7 +145,8 @@ struct AsyncHTTPClientTransport: Transport {
     ) async throws -> ReceivedResponse {
         guard let url = outgoing.request.url else { throw EndpointKitError.invalidURL("<no URL>") }
         do {
-            let (response, source) = try await responseHead(outgoing, produced, url: url, progress: progress, idleLimit: nil)
+            let (response, source) = try await responseHead(
+                outgoing, produced, url: url, progress: progress, idleLimit: nil, readingWhole: file == nil ? bodyLimit : nil)
             let head = ResponseHead.response(
                 url: url, statusCode: Int(response.status.code), version: Self.versionText(response.version), fields: response.headers)
             keepCookies(of: response.headers, from: url)
