@@ -20,6 +20,7 @@ extension ClientScenarios {
             ("events back off from a server that is down", eventsBackOff),
             ("lines and events longer than the body limit", endlessLine),
             ("stream silent past the timeout", streamSilentPastTheTimeout),
+            ("stream chunks kept past later reads", streamChunksKept),
         ]
     }
 
@@ -183,6 +184,21 @@ extension ClientScenarios {
             var count = 0
             for try await chunk in try await client.stream(Paused()) { count += chunk.count }
             XCTAssertEqual(count, 70_000, name)
+        }
+    }
+
+    /// Chunks a reader keeps, uncopied, hold their bytes while the client reads on and reads
+    /// other bodies (a client may hand out a chunk that shares its read buffer).
+    func streamChunksKept(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            let count = 4 << 20
+            var kept: [Data] = []
+            for try await chunk in try await client.stream(PathEndpoint(path: "bytes", query: [.init(name: "count", value: "\(count)")])) {
+                kept.append(chunk)
+            }
+            for try await _ in try await client.stream(PathEndpoint(path: "bytes", query: [.init(name: "count", value: "\(count)")])) {}
+            XCTAssertGreaterThan(kept.count, 1, name)
+            XCTAssertEqual(kept.reduce(into: Data()) { $0.append($1) }, TransferRoutes.bytes(0..<Int64(count)), name)
         }
     }
 
