@@ -110,8 +110,8 @@ struct AsyncHTTPClientTransport: Transport {
     /// the chunks that come with the head are there when the body is read, and no deadline
     /// timer or extra task is made for the request; its reader waits at most `idleLimit` for
     /// each chunk), else through the `async` API (see ``BodyReader`` for its limit). A body
-    /// read whole, up to a limit (`readingWhole`), is waited for with its head through the
-    /// delegate API (see ``ResponseReceiver/settled()``).
+    /// read whole, up to a limit (`readingWhole`), comes with its head through the delegate
+    /// API (see ``ResponseReceiver/init(url:idleLimit:wholeLimit:)``).
     private func responseHead(
         _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?, idleLimit: TimeInterval?,
         readingWhole limit: Int?
@@ -120,8 +120,7 @@ struct AsyncHTTPClientTransport: Transport {
             return try await sentAgainIfClosed(outgoing) {
                 let receiver = try receive(outgoing, bytes, url: url, idleLimit: idleLimit, wholeLimit: limit)
                 let reader = ResponseReceiver.Reader(receiver)
-                let head = try await limit == nil ? receiver.head() : receiver.settled()
-                return (head, .receiver(reader))
+                return (try await receiver.head(), .receiver(reader))
             }
         }
         return try await responseHeadSending(outgoing, produced, url: url, progress: progress)

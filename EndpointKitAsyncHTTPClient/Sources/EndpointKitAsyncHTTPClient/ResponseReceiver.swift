@@ -5,9 +5,9 @@ import NIOCore
 import NIOHTTP1
 
 /// A response received through AsyncHTTPClient's delegate API: its head, then its body chunk
-/// by chunk (``next()``). A streamed body (head from ``head()``) has back-pressure: the
-/// connection is not read while 256 KiB wait for the reader. A body read whole (head from
-/// ``settled()``) is kept as it comes, and its caller is woken once it is all there.
+/// by chunk (``next()``). A streamed body has back-pressure: the connection is not read while
+/// 256 KiB wait for the reader. A body read whole is kept as it comes, and ``head()`` wakes its
+/// caller once it is all there.
 ///
 /// Every callback stores what it got and hands it to the caller if one waits, so the chunks
 /// that come with the head (all of a small body, usually) are there when the reader asks: no
@@ -23,8 +23,6 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     /// What the caller waits for.
     fileprivate enum Waiter {
         case head(UnsafeContinuation<HTTPResponseHead, any Error>)
-        /// The head of a body read whole, once it is there (see ``State/isSettled(_:)``).
-        case settled(UnsafeContinuation<HTTPResponseHead, any Error>)
         case chunk(UnsafeContinuation<ByteBuffer?, any Error>)
     }
 
@@ -44,19 +42,18 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
         /// The idle check due next, cancelled at the end.
         var idleCheck: Scheduled<Void>?
 
-        /// Whether the head of a body read whole up to `limit` bytes is there to give: the
-        /// response has ended, more than `limit` bytes of its body came, or its head declares
-        /// more (to be refused without waiting for them).
-        func isSettled(_ limit: Int) -> Bool {
-            guard let head else { return false }
+        /// The head, once it is there to give: at once for a streamed body; for a body read
+        /// whole up to `wholeLimit` bytes, once the response has ended, more than that came, or
+        /// the head declares more (to be refused without waiting for it).
+        func readyHead(wholeLimit: Int?) -> HTTPResponseHead? {
+            guard let head, let limit = wholeLimit else { return head }
             let declared = head.headers.first(name: "Content-Length").flatMap(Int.init) ?? 0
-            return ending != nil || buffered > limit || declared > limit
+            return ending != nil || buffered > limit || declared > limit ? head : nil
         }
 
-        /// The caller waiting for the head of a body read whole up to `limit` bytes, and the
-        /// head, once it is there.
-        mutating func takeSettled(_ limit: Int?) -> (UnsafeContinuation<HTTPResponseHead, any Error>, HTTPResponseHead)? {
-            guard case .settled(let continuation) = waiter, let limit, isSettled(limit), let head else { return nil }
+        /// The caller waiting for the head, and the head, once it is there to give.
+        mutating func takeHeadWaiter(wholeLimit: Int?) -> (UnsafeContinuation<HTTPResponseHead, any Error>, HTTPResponseHead)? {
+            guard case .head(let continuation) = waiter, let head = readyHead(wholeLimit: wholeLimit) else { return nil }
             waiter = nil
             return (continuation, head)
         }
@@ -73,7 +70,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     /// A receiver of the response to a request for `url`; a reader waiting longer than
     /// `idleLimit` for the body's next bytes fails. A body read whole (`wholeLimit`, the most
     /// bytes it may have) is kept as it comes, without back-pressure, which would only delay
-    /// it: its reader keeps all of it anyway. Its head is read with ``settled()``.
+    /// it: its reader keeps all of it anyway.
     init(url: URL, idleLimit: TimeInterval? = nil, wholeLimit: Int? = nil) {
         self.url = url
         self.idleLimit = idleLimit
@@ -91,23 +88,9 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     /// The head of a streamed response; its body follows with ``next()``.
     func head() async throws -> HTTPResponseHead {
         try await wait(Waiter.head) { state in
-            if let head = state.head { return .success(head) }
+            if state.head != nil { return state.readyHead(wholeLimit: wholeLimit).map { .success($0) } }
             return state.ending.map { $0.flatMap { .failure(EndpointKitError.invalidResponse(url: self.url)) } }
         }
-    }
-
-    /// The head of a response whose body is read whole (see ``init(url:idleLimit:wholeLimit:)``),
-    /// given once the response has ended, once more than the limit has come, or at once when
-    /// the head declares more. The reader then finds the chunks there: the caller is woken
-    /// once for a response, not for its head and again for each chunk of its body.
-    func settled() async throws -> HTTPResponseHead {
-        let limit = wholeLimit ?? Int.max
-        return try await wait(
-            Waiter.settled,
-            ready: { state in
-                if let head = state.head { return state.isSettled(limit) ? .success(head) : nil }
-                return state.ending.map { $0.flatMap { .failure(EndpointKitError.invalidResponse(url: self.url)) } }
-            })
     }
 
     /// The next chunk of a streamed body, or `nil` at its end; after the chunks that came
@@ -172,11 +155,9 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
 
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         if let idleLimit { checkIdle(after: idleLimit, on: task.eventLoop) }
-        let waiter = state.withLock { state -> UnsafeContinuation<HTTPResponseHead, any Error>? in
+        let waiter = state.withLock { state in
             state.head = head
-            guard case .head(let continuation) = state.waiter else { return state.takeSettled(wholeLimit)?.0 }
-            state.waiter = nil
-            return continuation
+            return state.takeHeadWaiter(wholeLimit: wholeLimit)?.0
         }
         waiter?.resume(returning: head)
         return task.eventLoop.makeSucceededVoidFuture()
@@ -185,7 +166,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         typealias Outcome = (
             handed: UnsafeContinuation<ByteBuffer?, any Error>?,
-            settled: (UnsafeContinuation<HTTPResponseHead, any Error>, HTTPResponseHead)?, demand: EventLoopFuture<Void>?
+            head: (UnsafeContinuation<HTTPResponseHead, any Error>, HTTPResponseHead)?, demand: EventLoopFuture<Void>?
         )
         let outcome = state.withLock { state -> Outcome in
             guard state.ending == nil else { return (nil, nil, nil) }
@@ -195,14 +176,14 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
             }
             state.chunks.append(buffer)
             state.buffered += buffer.readableBytes
-            let settled = state.takeSettled(wholeLimit)
-            guard wholeLimit == nil, state.buffered >= Self.highWater else { return (nil, settled, nil) }
+            let head = state.takeHeadWaiter(wholeLimit: wholeLimit)
+            guard wholeLimit == nil, state.buffered >= Self.highWater else { return (nil, head, nil) }
             let demand = task.eventLoop.makePromise(of: Void.self)
             state.demand = demand
-            return (nil, settled, demand.futureResult)
+            return (nil, head, demand.futureResult)
         }
         outcome.handed?.resume(returning: buffer)
-        outcome.settled.map { $0.0.resume(returning: $0.1) }
+        outcome.head.map { $0.0.resume(returning: $0.1) }
         return outcome.demand ?? task.eventLoop.makeSucceededVoidFuture()
     }
 
@@ -232,12 +213,13 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
         if cancelling { task?.cancel() }
         switch (waiter, ending) {
         case (nil, _): break
-        // A body that broke after its head: its reader gets the chunks that came, then the error.
-        case (.settled(let continuation), .failure) where head != nil && !cancelling:
+        // A body read whole that broke after its head: its reader gets the chunks that came,
+        // then the error.
+        case (.head(let continuation), .failure) where head != nil && !cancelling:
             head.map { continuation.resume(returning: $0) }
         case (let waiter?, .failure(let error)): waiter.fail(error)
         case (.chunk(let continuation), .success): continuation.resume(returning: nil)
-        case (.head(let continuation), .success), (.settled(let continuation), .success):
+        case (.head(let continuation), .success):
             if let head { continuation.resume(returning: head) } else { continuation.resume(throwing: EndpointKitError.invalidResponse(url: url)) }
         }
     }
@@ -284,7 +266,7 @@ extension ResponseReceiver.Waiter {
     /// Resumes the caller with `error`.
     fileprivate func fail(_ error: any Error) {
         switch self {
-        case .head(let continuation), .settled(let continuation): continuation.resume(throwing: error)
+        case .head(let continuation): continuation.resume(throwing: error)
         case .chunk(let continuation): continuation.resume(throwing: error)
         }
     }
