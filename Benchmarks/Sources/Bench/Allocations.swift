@@ -24,7 +24,7 @@ enum Allocations {
             ("raw URLSession, data delegate", nil, nil),
             ("raw URLSession, completion", nil, nil),
             ("URLSessionClient async", "raw URLSession", "raw URLSession, data delegate"),
-            ("URLSessionClient completion", "raw URLSession", "raw URLSession, data delegate"),
+            ("URLSessionClient completion", "raw URLSession, completion", "raw URLSession, data delegate"),
             ("raw AsyncHTTPClient", nil, nil),
             ("raw AHC + HTTPURLResponse", nil, nil),
             ("AsyncHTTPClientClient async", "raw AsyncHTTPClient", "raw AHC + HTTPURLResponse"),

@@ -19,7 +19,8 @@ import Foundation
 // bench lines MB                          a streamed body split into lines, from memory
 // bench memory-child SCENARIO URL BYTES   one memory scenario (run by the table in a child)
 // bench alloc-child CLIENT URL COUNT       allocations of one client (run by the table in a child)
-// --server URL                             loop, hammer and latency against a server out of this
+// bench serve SECONDS                      the in-process server alone, for a profiled client in another process
+// --server URL                             loop, hammer, latency and allocations against a server out of this
 //                                          process (serving `json`, a small JSON, and `bytes`,
 //                                          1 MiB), instead of the in-process one
 
@@ -72,12 +73,22 @@ if let outside, positional.count >= 3, positional[1] == "burst", let count = Int
     try await Burst.table(baseURL: outside, path: ProcessInfo.processInfo.environment["BENCH_PATH"] ?? "json", count: count)
     exit(0)
 }
+if let outside, positional.count >= 2, positional[1] == "allocations" {
+    print("Against \(outside), out of this process")
+    try Allocations.run(baseURL: outside)
+    exit(0)
+}
 if let outside, positional.count >= 2, positional[1] == "latency" {
     print("Against \(outside), out of this process")
     try await Latency.run(baseURL: outside, seconds: 3)
     exit(0)
 }
 let server = try await BenchServer.start()
+if arguments.count == 3, arguments[1] == "serve", let seconds = Double(arguments[2]) {
+    FileHandle.standardOutput.write(Data("\(server.baseURL)\n".utf8))
+    try await Task.sleep(for: .seconds(seconds))
+    exit(0)
+}
 if arguments.count == 4, arguments[1] == "loop", let count = Int(arguments[3]) {
     try await Latency.loop(client: arguments[2], baseURL: server.baseURL, count: count)
     exit(0)

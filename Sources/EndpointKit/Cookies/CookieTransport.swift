@@ -35,8 +35,10 @@ struct CookieTransport: Transport {
         guard let url = outgoing.request.url, outgoing.request.httpShouldHandleCookies,
             outgoing.request.value(forHTTPHeaderField: "Cookie") == nil
         else { return outgoing }
+        let cookies = store.cookiesToSend(to: url)
+        guard !cookies.isEmpty else { return outgoing }
         var outgoing = outgoing
-        for (name, value) in HTTPCookie.requestHeaderFields(with: store.cookiesToSend(to: url)) {
+        for (name, value) in HTTPCookie.requestHeaderFields(with: cookies) {
             outgoing.request.setValue(value, forHTTPHeaderField: name)
         }
         return outgoing

@@ -40,7 +40,8 @@ final class TransferHandler: Sendable {
     /// them: on Linux Foundation hands every chunk to that queue as fast as the socket
     /// delivers, so any work done there lets chunks pile up in memory.
     private let writer: DispatchQueue?
-    private let writes = Locked(Writes())
+    /// ``writer``'s writes; a call that keeps its body in memory has none.
+    private let writes: Locked<Writes>?
 
     /// The writes handed to ``writer``: how many are unfinished, and the failure that skips the rest.
     private struct Writes {
@@ -63,6 +64,7 @@ final class TransferHandler: Sendable {
     ) {
         self.state = Locked(State(file: file))
         self.writer = file == nil ? nil : DispatchQueue(label: "EndpointKit.download-writer")
+        self.writes = file == nil ? nil : Locked(Writes())
         self.url = outgoing.request.url
         self.timeoutInterval = outgoing.request.timeoutInterval
         self.delegate = delegate
@@ -116,7 +118,7 @@ final class TransferHandler: Sendable {
             streaming.chunks.finish(throwing: error)
             return finish(.failure(error))
         }
-        guard let handle, let writer else {
+        guard let handle, let writer, let writes else {
             file?.failed()
             return finish(.failure(error))
         }
@@ -190,7 +192,7 @@ final class TransferHandler: Sendable {
         if let streaming { return stream(data, to: streaming) }
         let (report, failure) = state.withLock { state -> (TransferProgress?, (any Error)?) in
             guard !state.stopped, state.incoming != nil else { return (nil, nil) }
-            if state.incoming?.handle != nil, let error = writes.withLock({ $0.failure }) { return (nil, error) }
+            if state.incoming?.handle != nil, let error = writes?.withLock({ $0.failure }) { return (nil, error) }
             do {
                 // In place (`incoming?.`): a copy would copy the body at every chunk.
                 if let full = try state.incoming?.take(data), let handle = state.incoming?.handle { write(full, to: handle) }
@@ -226,7 +228,7 @@ final class TransferHandler: Sendable {
         let handle = incoming?.handle
         if let streaming { return endStream(streaming, response: response, failure: error.map(transportError)) }
         writer?.sync {}
-        let failure = writes.withLock { $0.failure }
+        let failure = writes?.withLock { $0.failure }
         try? handle?.close()
         if let failure = failure ?? error.map(transportError) {
             file?.failed()
@@ -271,7 +273,7 @@ final class TransferHandler: Sendable {
     }
 
     private func write(_ data: Data, to handle: FileHandle) {
-        guard let writer else { return }
+        guard let writer, let writes else { return }
         writes.withLock { $0.queued += 1 }
         writer.async { [writes] in
             defer { writes.withLock { $0.queued -= 1 } }
