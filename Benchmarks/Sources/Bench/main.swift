@@ -20,7 +20,7 @@ import Foundation
 // bench memory-child SCENARIO URL BYTES   one memory scenario (run by the table in a child)
 // bench alloc-child CLIENT URL COUNT       allocations of one client (run by the table in a child)
 // bench serve SECONDS                      the in-process server alone, for a profiled client in another process
-// --server URL                             loop, hammer, latency and allocations against a server out of this
+// --server URL                             loop, hammer, latency, openapi and allocations against a server out of this
 //                                          process (serving `json`, a small JSON, and `bytes`,
 //                                          1 MiB), instead of the in-process one
 
@@ -58,7 +58,7 @@ if arguments.count == 3, arguments[1] == "pipeline", let count = Int(arguments[2
 }
 
 let quick = arguments.contains("--quick")
-// `--server URL`: the server of the loop, hammer and latency sections, out of this process.
+// `--server URL`: the server of the loop, hammer, latency, openapi and allocations sections, out of this process.
 let outside = arguments.firstIndex(of: "--server").flatMap { $0 + 1 < arguments.count ? URL(string: arguments[$0 + 1]) : nil }
 let positional = arguments.firstIndex(of: "--server").map { Array(arguments[..<$0]) + arguments[min($0 + 2, arguments.count)...] } ?? arguments
 if let outside, positional.count == 4, positional[1] == "loop", let count = Int(positional[3]) {
@@ -71,6 +71,11 @@ if let outside, positional.count == 5, positional[1] == "hammer", let seconds = 
 }
 if let outside, positional.count >= 3, positional[1] == "burst", let count = Int(positional[2]) {
     try await Burst.table(baseURL: outside, path: ProcessInfo.processInfo.environment["BENCH_PATH"] ?? "json", count: count)
+    exit(0)
+}
+if let outside, positional.count >= 2, positional[1] == "openapi" {
+    print("Against \(outside), out of this process")
+    try await OpenAPIRows.run(baseURL: outside, seconds: quick ? 1 : 3)
     exit(0)
 }
 if let outside, positional.count >= 2, positional[1] == "allocations" {

@@ -105,7 +105,8 @@ public final class AsyncHTTPClientClient: Client {
             requestAdapter: requestAdapter, responseObserver: responseObserver, monitors: monitors,
             retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, cache: cache, overload: overload,
             transport: AsyncHTTPClientTransport(
-                httpClient: client, cookieStorage: cookieStorage, decompresses: httpClient == nil, logger: logger, calls: calls))
+                httpClient: client, cookieStorage: cookieStorage, decompresses: httpClient == nil, logger: logger, calls: calls,
+                soloEventLoop: client.eventLoopGroup.next()))
     }
 
     /// Creates a client whose requests are resolved against `baseURL`, then go through

@@ -30,7 +30,8 @@ extension AsyncHTTPClientTransport {
             url: url, method: .init(rawValue: outgoing.request.httpMethod ?? "GET"), headers: headers(for: outgoing, url: url),
             body: bytes.map { .bytes($0) })
         let receiver = ResponseReceiver(url: url, idleLimit: idleLimit, wholeLimit: wholeLimit)
-        receiver.attach(httpClient.execute(request: request, delegate: receiver, eventLoop: .indifferent, deadline: nil, logger: logger))
+        let eventLoop: HTTPClient.EventLoopPreference = calls.count == 1 ? .delegate(on: soloEventLoop) : .indifferent
+        receiver.attach(httpClient.execute(request: request, delegate: receiver, eventLoop: eventLoop, deadline: nil, logger: logger))
         return receiver
     }
 
