@@ -73,19 +73,13 @@ if let outside, positional.count >= 3, positional[1] == "burst", let count = Int
     try await Burst.table(baseURL: outside, path: ProcessInfo.processInfo.environment["BENCH_PATH"] ?? "json", count: count)
     exit(0)
 }
-if let outside, positional.count >= 2, positional[1] == "openapi" {
+if let outside, positional.count >= 2, ["latency", "openapi", "allocations"].contains(positional[1]) {
     print("Against \(outside), out of this process")
-    try await OpenAPIRows.run(baseURL: outside, seconds: quick ? 1 : 3)
-    exit(0)
-}
-if let outside, positional.count >= 2, positional[1] == "allocations" {
-    print("Against \(outside), out of this process")
-    try Allocations.run(baseURL: outside)
-    exit(0)
-}
-if let outside, positional.count >= 2, positional[1] == "latency" {
-    print("Against \(outside), out of this process")
-    try await Latency.run(baseURL: outside, seconds: 3)
+    switch positional[1] {
+    case "latency": try await Latency.run(baseURL: outside, seconds: 3)
+    case "openapi": try await OpenAPIRows.run(baseURL: outside, seconds: quick ? 1 : 3)
+    default: try Allocations.run(baseURL: outside)
+    }
     exit(0)
 }
 let server = try await BenchServer.start()

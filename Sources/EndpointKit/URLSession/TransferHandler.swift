@@ -37,11 +37,10 @@ final class TransferHandler: Sendable {
 
     let state: Locked<State>
     /// Where a download's bytes are written, off the delegate queue, which then only copies
-    /// them: on Linux Foundation hands every chunk to that queue as fast as the socket
-    /// delivers, so any work done there lets chunks pile up in memory.
-    private let writer: DispatchQueue?
-    /// ``writer``'s writes; a call that keeps its body in memory has none.
-    private let writes: Locked<Writes>?
+    /// them (on Linux Foundation hands every chunk to that queue as fast as the socket
+    /// delivers, so any work done there lets chunks pile up in memory), and the writes handed
+    /// to it. A call that keeps its body in memory has none.
+    private let writer: (queue: DispatchQueue, writes: Locked<Writes>)?
 
     /// The writes handed to ``writer``: how many are unfinished, and the failure that skips the rest.
     private struct Writes {
@@ -63,8 +62,7 @@ final class TransferHandler: Sendable {
         progress: ProgressSink?, streaming: Streaming? = nil
     ) {
         self.state = Locked(State(file: file))
-        self.writer = file == nil ? nil : DispatchQueue(label: "EndpointKit.download-writer")
-        self.writes = file == nil ? nil : Locked(Writes())
+        self.writer = file == nil ? nil : (DispatchQueue(label: "EndpointKit.download-writer"), Locked(Writes()))
         self.url = outgoing.request.url
         self.timeoutInterval = outgoing.request.timeoutInterval
         self.delegate = delegate
@@ -118,7 +116,7 @@ final class TransferHandler: Sendable {
             streaming.chunks.finish(throwing: error)
             return finish(.failure(error))
         }
-        guard let handle, let writer, let writes else {
+        guard let handle, let (queue, writes) = writer else {
             file?.failed()
             return finish(.failure(error))
         }
@@ -127,7 +125,7 @@ final class TransferHandler: Sendable {
             writes.failure = writes.failure ?? error
             return false
         }
-        writer.async { [writes] in
+        queue.async {
             if caughtUp, writes.withLock({ $0.failure == nil }) { try? handle.write(contentsOf: pending) }
             try? handle.close()
             file?.failed()
@@ -192,7 +190,7 @@ final class TransferHandler: Sendable {
         if let streaming { return stream(data, to: streaming) }
         let (report, failure) = state.withLock { state -> (TransferProgress?, (any Error)?) in
             guard !state.stopped, state.incoming != nil else { return (nil, nil) }
-            if state.incoming?.handle != nil, let error = writes?.withLock({ $0.failure }) { return (nil, error) }
+            if state.incoming?.handle != nil, let error = writer?.writes.withLock({ $0.failure }) { return (nil, error) }
             do {
                 // In place (`incoming?.`): a copy would copy the body at every chunk.
                 if let full = try state.incoming?.take(data), let handle = state.incoming?.handle { write(full, to: handle) }
@@ -227,8 +225,8 @@ final class TransferHandler: Sendable {
         guard let (response, incoming, file, error) = ended else { return }
         let handle = incoming?.handle
         if let streaming { return endStream(streaming, response: response, failure: error.map(transportError)) }
-        writer?.sync {}
-        let failure = writes?.withLock { $0.failure }
+        writer?.queue.sync {}
+        let failure = writer?.writes.withLock { $0.failure }
         try? handle?.close()
         if let failure = failure ?? error.map(transportError) {
             file?.failed()
@@ -273,9 +271,9 @@ final class TransferHandler: Sendable {
     }
 
     private func write(_ data: Data, to handle: FileHandle) {
-        guard let writer, let writes else { return }
+        guard let (queue, writes) = writer else { return }
         writes.withLock { $0.queued += 1 }
-        writer.async { [writes] in
+        queue.async {
             defer { writes.withLock { $0.queued -= 1 } }
             guard writes.withLock({ $0.failure == nil }) else { return }
             do {

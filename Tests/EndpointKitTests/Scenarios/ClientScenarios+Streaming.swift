@@ -192,11 +192,12 @@ extension ClientScenarios {
     func streamChunksKept(_ server: TestServer, _: FaultRoutes) async throws {
         try await with(server) { client in
             let count = 4 << 20
+            let endpoint = PathEndpoint(path: "bytes", query: [.init(name: "count", value: "\(count)")])
             var kept: [Data] = []
-            for try await chunk in try await client.stream(PathEndpoint(path: "bytes", query: [.init(name: "count", value: "\(count)")])) {
+            for try await chunk in try await client.stream(endpoint) {
                 kept.append(chunk)
             }
-            for try await _ in try await client.stream(PathEndpoint(path: "bytes", query: [.init(name: "count", value: "\(count)")])) {}
+            for try await _ in try await client.stream(endpoint) {}
             XCTAssertGreaterThan(kept.count, 1, name)
             XCTAssertEqual(kept.reduce(into: Data()) { $0.append($1) }, TransferRoutes.bytes(0..<Int64(count)), name)
         }
