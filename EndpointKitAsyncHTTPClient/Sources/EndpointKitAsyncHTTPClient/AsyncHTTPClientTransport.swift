@@ -158,6 +158,7 @@ struct AsyncHTTPClientTransport: Transport {
             keepCookies(of: response.headers, from: url)
             let suspect = try undecodedCoding(of: response.headers, url: url)
             let expected = IncomingBody.expectedLength(
+                method: outgoing.request.httpMethod, statusCode: head.statusCode,
                 contentEncoding: response.headers.first(name: "Content-Encoding"), contentLength: response.headers.first(name: "Content-Length"))
             let incoming = try IncomingBody(head: head, expected: expected, file: file, bodyLimit: bodyLimit, url: url)
             guard incoming.handle == nil, progress == nil else {

@@ -61,6 +61,12 @@ public struct EndpointKitTransport: ClientTransport {
                 stream = try await client.stream(endpoint)
             }
             let (head, length) = HTTPResponse.converted(stream.head)
+            // As the official transports do for a HEAD: no body where none can come (its
+            // `Content-Length` may be that of a GET's body, which collecting it would refuse).
+            if IncomingBody.hasNoBody(method: request.method.rawValue, statusCode: stream.head.statusCode) {
+                for try await _ in stream {}
+                return (head, nil)
+            }
             guard let report else {
                 return (head, HTTPBody(stream, length: length, iterationBehavior: .single))
             }

@@ -256,6 +256,36 @@ final class GeneratedClientTests: XCTestCase {
         }
     }
 
+    /// An answer to a HEAD, and a 304, have no body, although their `Content-Length` gives
+    /// the length of one (here past what the runtime would collect): the transport hands on
+    /// none, as the official transports do for a HEAD, and the connection serves on.
+    func testAnswersWithoutABodyHandOnNone() async throws {
+        for (name, make) in Self.clients {
+            let server = try await TestServer.start(FaultRoutes().handler)
+            let endpointKit = make(server.baseURL, [])
+            let transport = EndpointKitTransport(client: endpointKit)
+            let length = "\(200 << 20)"
+            let head = HTTPRequest(method: .head, scheme: nil, authority: nil, path: "/head-length?length=\(length)")
+            let (headAnswer, headBody) = try await transport.send(head, body: nil, baseURL: server.baseURL, operationID: "head")
+            XCTAssertEqual(headAnswer.status, .ok, name)
+            XCTAssertEqual(headAnswer.headerFields[.contentLength], length, name)
+            XCTAssertNil(headBody, name)
+            var fields = HTTPFields()
+            fields[.ifNoneMatch] = #""b1""#
+            let conditional = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/etag-book?length=\(length)", headerFields: fields)
+            let (unchanged, unchangedBody) = try await transport.send(conditional, body: nil, baseURL: server.baseURL, operationID: "etag")
+            XCTAssertEqual(unchanged.status.code, 304, name)
+            XCTAssertNil(unchangedBody, name)
+            let get = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/books/1")
+            let (book, bookBody) = try await transport.send(get, body: nil, baseURL: server.baseURL, operationID: "book")
+            XCTAssertEqual(book.status, .ok, name)
+            let bytes = try await Data(collecting: try XCTUnwrap(bookBody), upTo: 1 << 20)
+            XCTAssertEqual(try JSONDecoder().decode(Book.self, from: bytes).title, "Dune", name)
+            try await endpointKit.shutdown()
+            await server.shutdown()
+        }
+    }
+
     func testTheOperationIDNamesTheCallAndTransportFailuresAreTyped() async throws {
         let names = Guarded<[String]>([])
         let monitor = NameMonitor(names: names)

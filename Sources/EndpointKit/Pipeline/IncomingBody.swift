@@ -29,7 +29,7 @@ import Foundation
     private let url: URL?
 
     /// Starts the body of `head`, whose announced length is `expected` (see
-    /// ``expectedLength(contentEncoding:contentLength:)``): into `file` for a 2xx answer (opened
+    /// ``expectedLength(method:statusCode:contentEncoding:contentLength:)``): into `file` for a 2xx answer (opened
     /// with ``DownloadFile/open(for:)``, which may resume it), else into memory, failing at once
     /// with ``EndpointKitError/bodyTooLarge(url:limit:)`` when `expected` passes `bodyLimit`.
     public init(head: HTTPURLResponse, expected: Int64?, file: DownloadFile?, bodyLimit: Int, url: URL?) throws {
@@ -90,12 +90,22 @@ import Foundation
         TransferProgress(direction: .download, completedBytes: received, totalBytes: received)
     }
 
-    /// The body's length as the head announces it: its `Content-Length`, unless the body is
-    /// encoded (then the decoded size is unknown). Each transport reads the two fields its
-    /// own fastest way.
-    public static func expectedLength(contentEncoding: String?, contentLength: String?) -> Int64? {
+    /// The body's length as the head of an answer to `method` with `statusCode` announces it:
+    /// its `Content-Length`, unless the body is encoded (then the decoded size is unknown); 0
+    /// for an answer that has no body (see ``hasNoBody(method:statusCode:)``), whose length,
+    /// that of a body not sent, is no reason to refuse it. Each transport reads the two fields
+    /// its own fastest way.
+    public static func expectedLength(method: String?, statusCode: Int, contentEncoding: String?, contentLength: String?) -> Int64? {
+        guard !hasNoBody(method: method, statusCode: statusCode) else { return 0 }
         let encoding = contentEncoding?.lowercased()
         guard encoding == nil || encoding == "identity" else { return nil }
         return contentLength.flatMap { Int64($0) }
+    }
+
+    /// Whether an answer to `method` (`nil`: GET) with `statusCode` has no body, whatever its
+    /// head says (RFC 9112, 6.3): an answer to a HEAD, a 1xx, a 204 and a 304. Their
+    /// `Content-Length` may give the length of the body a GET or a 200 would carry.
+    public static func hasNoBody(method: String?, statusCode: Int) -> Bool {
+        method == "HEAD" || statusCode < 200 || statusCode == 204 || statusCode == 304
     }
 }

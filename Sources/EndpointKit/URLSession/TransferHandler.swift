@@ -48,6 +48,8 @@ final class TransferHandler: Sendable {
         var failure: (any Error)?
     }
     let url: URL?
+    /// The request's method (`nil`: GET): an answer to a HEAD has no body.
+    private let method: String?
     private let delegate: SessionDelegate
     private let uploadLength: Int64?
     private let bodyLimit: Int
@@ -64,6 +66,7 @@ final class TransferHandler: Sendable {
         self.state = Locked(State(file: file))
         self.writer = file == nil ? nil : (DispatchQueue(label: "EndpointKit.download-writer"), Locked(Writes()))
         self.url = outgoing.request.url
+        self.method = outgoing.request.httpMethod
         self.timeoutInterval = outgoing.request.timeoutInterval
         self.delegate = delegate
         self.uploadLength = outgoing.carriesBody ? outgoing.bodyLength : nil
@@ -165,7 +168,8 @@ final class TransferHandler: Sendable {
             guard !state.stopped else { return (nil, false) }
             state.response = http
             let expected = IncomingBody.expectedLength(
-                contentEncoding: http.value(forHTTPHeaderField: "Content-Encoding"), contentLength: http.value(forHTTPHeaderField: "Content-Length"))
+                method: method, statusCode: http.statusCode, contentEncoding: http.value(forHTTPHeaderField: "Content-Encoding"),
+                contentLength: http.value(forHTTPHeaderField: "Content-Length"))
             do {
                 state.incoming = try IncomingBody(head: http, expected: expected, file: state.file, bodyLimit: bodyLimit, url: url)
                 state.headWaitsForBody = streaming != nil && expected != nil

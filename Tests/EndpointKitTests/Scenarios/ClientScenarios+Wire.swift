@@ -142,6 +142,15 @@ extension ClientScenarios {
             let book = try await client.request(GetBook())
             XCTAssertEqual(book, Routes.books[0], name)
         }
+        // The length a HEAD or a 304 declares is that of a body not sent: past the client's
+        // limit, it is no reason to refuse the answer.
+        try await with(server, Options(timeout: 10, maximumBodySize: 1_000)) { client in
+            let large = [URLQueryItem(name: "length", value: "\(200 << 20)")]
+            try await client.request(PathEndpoint(method: .head, path: "head-length", query: large))
+            let unchanged = try await client.request(BookIfChanged(path: "etag-book?length=\(200 << 20)", etag: #""b1""#))
+            XCTAssertNil(unchanged, name)
+            XCTAssertEqual(server.requests.last?.method, "GET", name)
+        }
     }
 
     func redirectLocationForms(_ server: TestServer, _: FaultRoutes) async throws {
