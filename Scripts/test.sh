@@ -12,7 +12,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step's header says how long the run has taken so far (minutes:seconds): where CI's time
+# goes, read from its log.
+step() { printf '\n== %s (at %d:%02d)\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 
 # Runs a test command under Thread Sanitizer. When it fails, TSan's reports are printed again
 # at the end, so that the last lines of a CI log (often all that is kept) show the race.
@@ -69,3 +71,4 @@ swift build --package-path Benchmarks
 
 step "Example: the README's example command"
 swift run --package-path Example book-demo
+step "All passed"
