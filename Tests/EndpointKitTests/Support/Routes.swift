@@ -110,11 +110,14 @@ enum Routes {
         case "/etag-book":
             // A conditional GET: 304 with no body while the client's tag is current.
             if request.header("If-None-Match") == #""b1""# {
-                // RFC 9110 (8.6) lets a 304 declare the length of the body a 200 would carry.
+                // RFC 9110 (8.6) lets a 304 declare the length (`length`) of the body a 200 would
+                // carry; some servers declare its coding (`coding`) too.
                 guard let length = request.queryItems["length"] else {
                     return try await response.send(status: 304, headers: [("ETag", #""b1""#)])
                 }
-                try await response.head(status: 304, headers: [("ETag", #""b1""#), ("Content-Length", length)])
+                var headers = [("ETag", #""b1""#), ("Content-Length", length)]
+                if let coding = request.queryItems["coding"] { headers.append(("Content-Encoding", coding)) }
+                try await response.head(status: 304, headers: headers)
                 try await response.end()
             } else {
                 try await response.send(
@@ -172,8 +175,11 @@ enum Routes {
                 status: 413, headers: [("Content-Type", "text/plain"), ("Connection", "close")], body: Data("too large".utf8))
             if query["close"] != nil { await response.close() }
         case "/head-length":
-            // A HEAD answer announces the length of a body it does not send (`length`, 1000 unless given).
-            try await response.head(status: 200, headers: [("Content-Length", request.queryItems["length"] ?? "1000")])
+            // A HEAD answer announces the length (`length`, 1000 unless given) and the coding
+            // (`coding`, if given) of a body it does not send.
+            var headers = [("Content-Length", request.queryItems["length"] ?? "1000")]
+            if let coding = request.queryItems["coding"] { headers.append(("Content-Encoding", coding)) }
+            try await response.head(status: 200, headers: headers)
             try await response.end()
         case "/redirect":
             let status = Int(query["status"] ?? "") ?? 302
