@@ -231,7 +231,8 @@ extension ClientScenarios {
             let start = Date()
             waiter.cancel()
             let result = await waiter.result
-            XCTAssertLessThan(Date().timeIntervalSince(start), 0.5, "\(name): a cancelled waiter stayed in the queue")
+            // The holders hold for 30 s: 5 s tells a waiter that left at once from one that did not, on a busy host too.
+            XCTAssertLessThan(Date().timeIntervalSince(start), 5, "\(name): a cancelled waiter stayed in the queue")
             if case .success = result { XCTFail("\(name): the cancelled waiter was sent") }
             XCTAssertEqual(faults.count("waiter"), 0, name)
             // A waiter with a time limit waits no longer than that, unsent.
@@ -271,7 +272,8 @@ extension ClientScenarios {
             } catch {
                 XCTAssertEqual(Self.kind(of: error), "503", name)
             }
-            XCTAssertLessThan(Date().timeIntervalSince(start), 1, name)
+            // A retry would have waited 2 s first.
+            XCTAssertLessThan(Date().timeIntervalSince(start), 1.5, name)
             XCTAssertEqual(faults.count("late"), 1, name)
             XCTAssertTrue(log.lines.contains("overload retry_past_deadline"), "\(name): \(log.lines)")
             // An attempt is cut at the deadline, whatever its own timeout.
