@@ -94,7 +94,7 @@ struct AsyncHTTPClientTransport: Transport {
             // never builds one (see `ResponseHead`).
             let head = Self.head(status: response.status, version: response.version, headers: response.headers, url: url)
             keepCookies(of: response.headers, from: url)
-            if IncomingBody.hasNoBody(method: outgoing.request.httpMethod, statusCode: head.statusCode) {
+            if Self.isWhole(outgoing, statusCode: head.statusCode, contentLength: response.headers.first(name: "Content-Length")) {
                 try await Self.drain(source)
                 return ResponseStream(head: head) { nil }
             }
@@ -160,7 +160,8 @@ struct AsyncHTTPClientTransport: Transport {
             let head = ResponseHead.response(
                 url: url, statusCode: Int(response.status.code), version: Self.versionText(response.version), fields: response.headers)
             keepCookies(of: response.headers, from: url)
-            if IncomingBody.hasNoBody(method: outgoing.request.httpMethod, statusCode: head.statusCode) {
+            let declared = response.headers.first(name: "Content-Length")
+            if Self.isWhole(outgoing, statusCode: head.statusCode, contentLength: declared) {
                 file?.failed()
                 try await Self.drain(source)
                 return ReceivedResponse(response: head, body: Data(), fileURL: nil)
@@ -168,7 +169,7 @@ struct AsyncHTTPClientTransport: Transport {
             let suspect = try undecodedCoding(of: response.headers, url: url)
             let expected = IncomingBody.expectedLength(
                 method: outgoing.request.httpMethod, statusCode: head.statusCode,
-                contentEncoding: response.headers.first(name: "Content-Encoding"), contentLength: response.headers.first(name: "Content-Length"))
+                contentEncoding: response.headers.first(name: "Content-Encoding"), contentLength: declared)
             let incoming = try IncomingBody(head: head, expected: expected, file: file, bodyLimit: bodyLimit, url: url)
             guard incoming.handle == nil, progress == nil else {
                 return try await receiveChunks(source, into: incoming, head: head, suspect: suspect, progress: progress, url: url)
@@ -199,11 +200,19 @@ struct AsyncHTTPClientTransport: Transport {
         return body.map(data) ?? Data()
     }
 
-    /// Reads to its end the body of an answer that has none (see
-    /// ``EndpointKit/IncomingBody/hasNoBody(method:statusCode:)``): the answer was whole with its
-    /// head, and what breaks after it is not part of it. NIO's decompressor, for one, refuses
-    /// the empty body of a head that declares `Content-Encoding: gzip`, as a HEAD to a server
-    /// that compresses gets. A cancelled task still ends in `CancellationError`.
+    /// Whether the answer to `outgoing`, with `statusCode` and the `Content-Length` it declares,
+    /// is whole with its head: it has no body (see
+    /// ``EndpointKit/IncomingBody/hasNoBody(method:statusCode:)``), or an empty one, whatever
+    /// coding the head names (nothing to decode, as curl and browsers read it).
+    private static func isWhole(_ outgoing: Outgoing, statusCode: Int, contentLength: String?) -> Bool {
+        contentLength == "0" || IncomingBody.hasNoBody(method: outgoing.request.httpMethod, statusCode: statusCode)
+    }
+
+    /// Reads to its end the body of an answer that was whole with its head (see
+    /// ``isWhole(_:statusCode:contentLength:)``): what breaks after the head is not part of
+    /// it. NIO's decompressor, for one, refuses the empty body of a head that declares
+    /// `Content-Encoding: gzip`, as a HEAD to a server that compresses gets. A cancelled task
+    /// still ends in `CancellationError`.
     @inline(never)
     private static func drain(_ source: BodyReader.Source) async throws {
         do {

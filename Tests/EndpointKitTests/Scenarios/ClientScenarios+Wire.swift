@@ -11,7 +11,7 @@ extension ClientScenarios {
     var wireScenarios: [(String, @Sendable (TestServer, FaultRoutes) async throws -> Void)] {
         [
             ("compressed bodies", compressedBodies), ("content encodings", contentEncodings), ("conditional GET", conditionalGet), ("framing forms", framingForms),
-            ("odd status codes", oddStatusCodes), ("HEAD with a length", headWithALength),
+            ("odd status codes", oddStatusCodes), ("HEAD with a length", headWithALength), ("an empty body in a coding", emptyBodyInACoding),
             ("redirect location forms", redirectLocationForms), ("an upload refused early", uploadRefusedEarly),
             ("idle connections closed by the server", idleConnectionsClosed),
             ("default request headers", defaultRequestHeaders), ("cookies set on a redirect", cookiesSetOnARedirect),
@@ -165,6 +165,24 @@ extension ClientScenarios {
             let unchanged = try await client.request(BookIfChanged(path: "etag-book?length=\(200 << 20)", etag: #""b1""#))
             XCTAssertNil(unchanged, name)
             XCTAssertEqual(server.requests.last?.method, "GET", name)
+        }
+    }
+
+    /// `Content-Length: 0` with `Content-Encoding: gzip` (some frameworks label every answer):
+    /// an empty body, as curl and browsers read it, not a gzip stream cut short.
+    func emptyBodyInACoding(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server, Options(timeout: 10)) { client in
+            for coding in ["gzip", "deflate", "x-custom"] {
+                let endpoint = PathEndpoint(path: "empty-encoded", query: [.init(name: "coding", value: coding)])
+                do {
+                    try await client.request(endpoint)
+                    var chunks = 0
+                    for try await _ in try await client.stream(endpoint) { chunks += 1 }
+                    XCTAssertEqual(chunks, 0, "\(name), streamed, \(coding)")
+                } catch {
+                    XCTFail("\(name), \(coding): \(error)")
+                }
+            }
         }
     }
 

@@ -174,6 +174,9 @@ enum Routes {
             try await response.send(
                 status: 413, headers: [("Content-Type", "text/plain"), ("Connection", "close")], body: Data("too large".utf8))
             if query["close"] != nil { await response.close() }
+        case "/empty-encoded":
+            // An empty body labelled with a coding (`coding`), as some frameworks send: nothing to decode.
+            try await response.send(headers: [("Content-Encoding", request.queryItems["coding"] ?? "gzip")])
         case "/head-length":
             // A HEAD answer announces the length (`length`, 1000 unless given) and the coding
             // (`coding`, if given) of a body it does not send.
