@@ -25,4 +25,19 @@ final class BaseURLJoiningTests: XCTestCase {
             XCTAssertEqual(request.url?.absoluteString, expected, "\(base) + \(path)")
         }
     }
+
+    /// A default header that cannot be sent fails each request it would join, naming the
+    /// field; Foundation would drop a value with a line break without a word.
+    func testADefaultHeaderThatCannotBeSentFailsTheRequest() throws {
+        let base = try XCTUnwrap(URL(string: "https://api.example.com/v1"))
+        for headers in [["X-Token": "s3cret\r\nX-Injected: yes"], ["X-Bad Name": "ok"], ["": "ok"]] {
+            let adapter = BaseRequestAdapter(baseURL: base, headers: headers)
+            XCTAssertThrowsError(try adapter.adapt(try URLRequest(.get, "books"))) { error in
+                XCTAssertEqual((error as? InvalidHeaderField)?.name, headers.keys.first, "\(headers.keys)")
+                XCTAssertFalse("\(error)".contains("s3cret"))
+            }
+        }
+        let fine = BaseRequestAdapter(baseURL: base, headers: ["X-Token": "abc def", "Accept-Language": "fr-CH, fr;q=0.9"])
+        XCTAssertEqual(try fine.adapt(try URLRequest(.get, "books")).value(forHTTPHeaderField: "X-Token"), "abc def")
+    }
 }

@@ -27,7 +27,7 @@ extension AsyncHTTPClientTransport {
     /// `wholeLimit` bytes.
     func receive(_ outgoing: Outgoing, _ bytes: Data?, url: URL, idleLimit: TimeInterval?, wholeLimit: Int?) throws -> ResponseReceiver {
         let request = try HTTPClient.Request(
-            url: url, method: .init(rawValue: outgoing.request.httpMethod ?? "GET"), headers: headers(for: outgoing, url: url),
+            url: url, method: .init(rawValue: outgoing.request.httpMethod ?? "GET"), headers: try headers(for: outgoing, url: url),
             body: bytes.map { .bytes($0) })
         let receiver = ResponseReceiver(url: url, idleLimit: idleLimit, wholeLimit: wholeLimit)
         let eventLoop: HTTPClient.EventLoopPreference = calls.count == 1 ? .delegate(on: soloEventLoop) : .indifferent
@@ -74,7 +74,7 @@ extension AsyncHTTPClientTransport {
     ) throws -> HTTPClientRequest {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .init(rawValue: outgoing.request.httpMethod ?? "GET")
-        request.headers = headers(for: outgoing, url: url)
+        request.headers = try headers(for: outgoing, url: url)
         let source: BodyChunks.Source?
         switch outgoing.body {
         case .data(let data): source = .stream { InputStream(data: data) }
@@ -114,12 +114,15 @@ extension AsyncHTTPClientTransport {
     }
 
     /// The request's header fields: `outgoing`'s, the defaults it lacks, and its cookies.
-    private func headers(for outgoing: Outgoing, url: URL) -> HTTPHeaders {
+    /// Throws for a name that is not an HTTP token (see `InvalidHeaderField`), before
+    /// anything is sent.
+    private func headers(for outgoing: Outgoing, url: URL) throws -> HTTPHeaders {
         let fields = outgoing.request.allHTTPHeaderFields ?? [:]
         var headers = HTTPHeaders()
         // Room for the defaults too: the fields' array grows once, not field by field.
         headers.reserveCapacity(fields.count + Self.defaultHeaders.count)
         for (name, value) in fields {
+            try InvalidHeaderField.checkSent(name: name)
             headers.add(name: name, value: value)
         }
         // What URLSession sends unless told otherwise; some APIs (GitHub's among them) refuse a

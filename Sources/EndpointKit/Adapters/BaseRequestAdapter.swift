@@ -17,10 +17,19 @@ public struct BaseRequestAdapter: RequestAdapter {
     /// Headers added to every request that does not set them itself.
     public let headers: [String: String]
 
-    /// Creates an adapter for `baseURL`, adding `headers` to every request.
+    /// Creates an adapter for `baseURL`, adding `headers` to every request. A header that
+    /// cannot be sent (see ``InvalidHeaderField``) fails every request it would be added to.
     public init(baseURL: URL, headers: [String: String] = [:]) {
         self.baseURL = baseURL
         self.headers = headers
+        self.invalidHeader = headers.lazy.compactMap { name, value in
+            do {
+                try InvalidHeaderField.check(name: name, value: value)
+                return nil
+            } catch {
+                return error as? InvalidHeaderField
+            }
+        }.first
         let absolute = baseURL.absoluteString
         if baseURL.query == nil, baseURL.fragment == nil, baseURL.scheme != nil, !absolute.contains("?"), !absolute.contains("#") {
             self.joinableBase = absolute.hasSuffix("/") ? absolute : absolute + "/"
@@ -31,6 +40,8 @@ public struct BaseRequestAdapter: RequestAdapter {
 
     /// The base URL ending in `/`, when a relative path can simply be appended to it.
     private let joinableBase: String?
+    /// A default header that cannot be sent, found once.
+    private let invalidHeader: InvalidHeaderField?
 
     /// Resolves the URL and adds the default headers.
     public func adapt(_ request: URLRequest) throws -> URLRequest {
@@ -45,6 +56,7 @@ public struct BaseRequestAdapter: RequestAdapter {
         if let url = request.url, url.scheme == nil {
             request.url = try resolve(url)
         }
+        if let invalidHeader { throw invalidHeader }
         for (name, value) in headers where request.value(forHTTPHeaderField: name) == nil {
             request.setValue(value, forHTTPHeaderField: name)
         }

@@ -13,7 +13,9 @@ extension URLRequest {
     /// `query` names and values are percent-encoded so that reserved characters (`&`, `=`, `+`,
     /// `#`, `?`) and non-ASCII text arrive as written.
     ///
-    /// - Throws: ``EndpointKitError/invalidURL(_:)`` when no URL can be made of `path`.
+    /// - Throws: ``EndpointKitError/invalidURL(_:)`` when no URL can be made of `path`;
+    ///   ``InvalidHeaderField`` for a header whose name is not an HTTP token or whose value
+    ///   holds a line break (Foundation would drop that value without a word).
     public init(
         _ method: HTTPMethod = .get, _ path: String, query: [URLQueryItem] = [],
         headers: [String: String] = [:]
@@ -25,6 +27,7 @@ extension URLRequest {
         // GET is the default; setting it anyway costs a header normalization per call.
         if method != .get { httpMethod = method.rawValue }
         for (name, value) in headers {
+            try InvalidHeaderField.check(name: name, value: value)
             setValue(value, forHTTPHeaderField: name)
         }
     }

@@ -14,7 +14,7 @@ extension ClientScenarios {
             ("odd status codes", oddStatusCodes), ("HEAD with a length", headWithALength), ("an empty body in a coding", emptyBodyInACoding),
             ("redirect location forms", redirectLocationForms), ("an upload refused early", uploadRefusedEarly),
             ("idle connections closed by the server", idleConnectionsClosed),
-            ("default request headers", defaultRequestHeaders), ("cookies set on a redirect", cookiesSetOnARedirect),
+            ("default request headers", defaultRequestHeaders), ("a line break in a header", lineBreakInAHeader), ("cookies set on a redirect", cookiesSetOnARedirect),
         ]
     }
 
@@ -182,6 +182,32 @@ extension ClientScenarios {
                 } catch {
                     XCTFail("\(name), \(coding): \(error)")
                 }
+            }
+        }
+    }
+
+    /// A header field whose value (or name) holds a line break, from data a service passes
+    /// on, would end the field there and start another the sender chose (header injection);
+    /// Foundation drops such a value without a word. The call is refused, naming the field,
+    /// before anything is sent: a value or name given to EndpointKit's request builder, and a
+    /// name set on the request directly (which Foundation keeps, and libcurl would send).
+    func lineBreakInAHeader(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server, Options(timeout: 10)) { client in
+            let built = [("X-User", "s3cret\r\nX-Injected: yes"), ("X-User", "s3cret\nX-Injected: yes"), ("X-User", "s3\u{0}cret"), ("X-User\r\nX-Injected", "s3cret")]
+            let direct: @Sendable (inout URLRequest) throws -> Void = { $0.setValue("s3cret", forHTTPHeaderField: "X-Name\r\nX-Injected") }
+            let endpoints = built.map { EchoEndpoint(headers: [$0.0: $0.1]) } + [EchoEndpoint(configure: direct)]
+            for (index, endpoint) in endpoints.enumerated() {
+                let sent = server.requests.count
+                do {
+                    let echo = try await client.request(endpoint)
+                    XCTFail("\(name), case \(index): sent with \(echo.headers)")
+                } catch EndpointKitError.invalidRequest(_, let underlying as InvalidHeaderField) {
+                    XCTAssertTrue(underlying.name.hasPrefix(index < 3 ? "X-User" : "X-"), "\(name), case \(index): \(underlying)")
+                    XCTAssertFalse("\(underlying)".contains("s3"), "\(name): the value is not told")
+                } catch {
+                    XCTFail("\(name), case \(index): \(error)")
+                }
+                XCTAssertEqual(server.requests.count, sent, "\(name), case \(index): nothing is sent")
             }
         }
     }
