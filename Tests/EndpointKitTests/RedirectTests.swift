@@ -49,9 +49,12 @@ final class RedirectTests: ServerTestCase {
         let crossOrigin = try await client.request(
             EchoEndpoint(
                 path: "redirect", query: [.init(name: "to", value: other.baseURL.absoluteString + "/echo")],
-                headers: ["Authorization": "Bearer t", "X-Keep": "yes"]))
+                headers: ["Authorization": "Bearer t", "X-Keep": "yes", "Host": "api.example.test"]))
         XCTAssertNil(crossOrigin.headers["authorization"])
         XCTAssertEqual(crossOrigin.headers["x-keep"], "yes")
+        // A Host set by hand (a virtual host behind an address) stays with its origin too.
+        XCTAssertEqual(server.requests.last?.header("Host"), "api.example.test")
+        XCTAssertEqual(crossOrigin.headers["host"], "127.0.0.1:\(other.port)")
         XCTAssertEqual(other.requests.count, 1)
     }
 

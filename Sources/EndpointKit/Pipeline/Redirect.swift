@@ -6,8 +6,8 @@ import Foundation
 
 /// How a redirect is followed, as browsers and curl do (RFC 9110, 15.4): 307 and 308 repeat
 /// the method and body; 303 turns anything but HEAD into a bodiless GET; 301 and 302 turn POST
-/// into GET and repeat other methods. Credentials and cookies are not carried to another origin,
-/// and a `Location` that is not `http` or `https` is refused.
+/// into GET and repeat other methods. Credentials, cookies and a `Host` set by hand are not
+/// carried to another origin, and a `Location` that is not `http` or `https` is refused.
 ///
 /// Every client follows redirects here, in the pipeline, not in its HTTP stack: Foundation on
 /// Linux drops the body of a redirected request and sends it without the cookies the redirect
@@ -60,7 +60,8 @@ enum Redirect {
             break
         }
         if !sameOrigin(previous.request.url, url) {
-            for name in ["Authorization", "Cookie", "Proxy-Authorization"] {
+            // A `Host` set by hand names the first origin's virtual host: the next one is its own.
+            for name in ["Authorization", "Cookie", "Proxy-Authorization", "Host"] {
                 next.request.setValue(nil, forHTTPHeaderField: name)
             }
         }
