@@ -22,14 +22,7 @@ public struct BaseRequestAdapter: RequestAdapter {
     public init(baseURL: URL, headers: [String: String] = [:]) {
         self.baseURL = baseURL
         self.headers = headers
-        self.invalidHeader = headers.lazy.compactMap { name, value in
-            do {
-                try InvalidHeaderField.check(name: name, value: value)
-                return nil
-            } catch {
-                return error as? InvalidHeaderField
-            }
-        }.first
+        self.invalidHeader = headers.lazy.compactMap(InvalidHeaderField.problem).first
         let absolute = baseURL.absoluteString
         if baseURL.query == nil, baseURL.fragment == nil, baseURL.scheme != nil, !absolute.contains("?"), !absolute.contains("#") {
             self.joinableBase = absolute.hasSuffix("/") ? absolute : absolute + "/"

@@ -27,7 +27,7 @@ extension URLRequest {
         // GET is the default; setting it anyway costs a header normalization per call.
         if method != .get { httpMethod = method.rawValue }
         for (name, value) in headers {
-            try InvalidHeaderField.check(name: name, value: value)
+            if let problem = InvalidHeaderField.problem(name: name, value: value) { throw problem }
             setValue(value, forHTTPHeaderField: name)
         }
     }

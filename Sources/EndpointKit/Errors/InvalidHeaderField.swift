@@ -29,38 +29,33 @@ public struct InvalidHeaderField: Error, Sendable, Equatable, CustomStringConver
         "header field \(name.debugDescription) cannot be sent: \(reason)"
     }
 
-    /// Throws when `name` or `value` cannot be sent.
-    static func check(name: String, value: String) throws {
-        try check(name: name)
-        if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
-            throw InvalidHeaderField(name: name, reason: "its value holds a line break or NUL")
-        }
+    /// Why `name` or `value` cannot be sent, or `nil` when both can.
+    static func problem(name: String, value: String) -> InvalidHeaderField? {
+        if let problem = problem(name: name) { return problem }
+        guard value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) else { return nil }
+        return InvalidHeaderField(name: name, reason: "its value holds a line break or NUL")
     }
 
-    /// Throws when `name` is not an HTTP token (RFC 9110, 5.6.2): a letter, digit or one of
-    /// ``!#$%&'*+-.^_`|~``, at least one.
-    static func check(name: String) throws {
-        guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else {
-            throw InvalidHeaderField(name: name, reason: "a name is letters, digits and !#$%&'*+-.^_`|~ only")
-        }
+    /// Why `name` is not an HTTP token (RFC 9110, 5.6.2: a letter, digit or one of
+    /// ``!#$%&'*+-.^_`|~``, at least one), or `nil` when it is.
+    static func problem(name: String) -> InvalidHeaderField? {
+        guard name.isEmpty || !name.utf8.allSatisfy(isTokenByte) else { return nil }
+        return InvalidHeaderField(name: name, reason: "a name is letters, digits and !#$%&'*+-.^_`|~ only")
     }
 
     /// Throws ``EndpointKitError/invalidRequest(endpoint:underlying:)`` around the field's
-    /// error when one of `request`'s field names is not an HTTP token, before a transport
+    /// problem when one of `request`'s field names is not an HTTP token, before a transport
     /// sends it: libcurl would send a name with a line break as it is. (Foundation drops a
     /// value with one itself.)
     static func checkNames(of request: URLRequest) throws {
-        for name in request.allHTTPHeaderFields?.keys ?? [:].keys { try checkSent(name: name) }
+        for name in (request.allHTTPHeaderFields ?? [:]).keys { try checkSent(name: name) }
     }
 
     /// ``checkNames(of:)`` for one name, for a transport that goes through the fields itself.
     /// SPI for EndpointKit's client packages.
     @_spi(Transport) public static func checkSent(name: String) throws {
-        do {
-            try check(name: name)
-        } catch {
-            throw EndpointKitError.invalidRequest(endpoint: "URLRequest.allHTTPHeaderFields", underlying: error)
-        }
+        guard let problem = problem(name: name) else { return }
+        throw EndpointKitError.invalidRequest(endpoint: "URLRequest.allHTTPHeaderFields", underlying: problem)
     }
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {

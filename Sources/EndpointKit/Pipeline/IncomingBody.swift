@@ -29,9 +29,10 @@ import Foundation
     private let url: URL?
 
     /// Starts the body of `head`, whose announced length is `expected` (see
-    /// ``expectedLength(method:statusCode:contentEncoding:contentLength:)``): into `file` for a 2xx answer (opened
-    /// with ``DownloadFile/open(for:)``, which may resume it), else into memory, failing at once
-    /// with ``EndpointKitError/bodyTooLarge(url:limit:)`` when `expected` passes `bodyLimit`.
+    /// ``expectedLength(method:statusCode:contentEncoding:contentLength:)``): into `file` for a
+    /// 2xx answer (opened with ``DownloadFile/open(for:)``, which may resume it), else into
+    /// memory, failing at once with ``EndpointKitError/bodyTooLarge(url:limit:)`` when
+    /// `expected` passes `bodyLimit`.
     public init(head: HTTPURLResponse, expected: Int64?, file: DownloadFile?, bodyLimit: Int, url: URL?) throws {
         self.bodyLimit = bodyLimit
         self.url = url

@@ -112,13 +112,9 @@ enum Routes {
             if request.header("If-None-Match") == #""b1""# {
                 // RFC 9110 (8.6) lets a 304 declare the length (`length`) of the body a 200 would
                 // carry; some servers declare its coding (`coding`) too.
-                guard let length = request.queryItems["length"] else {
-                    return try await response.send(status: 304, headers: [("ETag", #""b1""#)])
-                }
-                var headers = [("ETag", #""b1""#), ("Content-Length", length)]
+                var headers = [("ETag", #""b1""#)]
                 if let coding = request.queryItems["coding"] { headers.append(("Content-Encoding", coding)) }
-                try await response.head(status: 304, headers: headers)
-                try await response.end()
+                try await response.send(status: 304, headers: headers, contentLength: request.queryItems["length"].flatMap { Int($0) })
             } else {
                 try await response.send(
                     headers: [("Content-Type", "application/json"), ("ETag", #""b1""#)], body: try JSONEncoder().encode(books[0]))
@@ -180,10 +176,8 @@ enum Routes {
         case "/head-length":
             // A HEAD answer announces the length (`length`, 1000 unless given) and the coding
             // (`coding`, if given) of a body it does not send.
-            var headers = [("Content-Length", request.queryItems["length"] ?? "1000")]
-            if let coding = request.queryItems["coding"] { headers.append(("Content-Encoding", coding)) }
-            try await response.head(status: 200, headers: headers)
-            try await response.end()
+            let coding = request.queryItems["coding"].map { [("Content-Encoding", $0)] } ?? []
+            try await response.send(headers: coding, contentLength: request.queryItems["length"].flatMap { Int($0) } ?? 1000)
         case "/redirect":
             let status = Int(query["status"] ?? "") ?? 302
             try await response.send(status: status, headers: [("Location", query["to"] ?? "/echo")])
