@@ -45,26 +45,33 @@ extension AsyncHTTPClientTransport {
         }
     }
 
-    /// Runs `attempt` (a send and the wait for its answer); once more if it failed because the
-    /// connection closed or reset before any answer, for an idempotent request whose body can
-    /// be sent again: typically a pooled connection the server had just dropped as idle, as
-    /// servers with short keep-alive timeouts do. RFC 9110 (9.2.2) allows it; libcurl and
-    /// browsers do it.
+    /// Runs `attempt` (a send and the wait for its answer); once more, on a fresh connection,
+    /// if its body can be sent again and either nothing of it was sent, whatever its method,
+    /// or it is idempotent and the connection closed or reset before any answer: typically a
+    /// pooled connection the server had just dropped as idle, as servers with short
+    /// keep-alive timeouts do. RFC 9110 (9.2.2) allows the second; libcurl and browsers do it.
     func sentAgainIfClosed<T>(_ outgoing: Outgoing, _ attempt: () async throws -> T) async throws -> T {
         do {
             return try await attempt()
-        } catch where Self.closedBeforeAnswering(error) && EndpointKit.HTTPMethod(outgoing.request.httpMethod ?? "GET").isIdempotent
-            && outgoing.canReplayBody && !Task.isCancelled
-        {
+        } catch where outgoing.canReplayBody && !Task.isCancelled && Self.mayBeSentAgain(outgoing, after: error) {
             return try await attempt()
         }
+    }
+
+    /// Whether `outgoing`, whose attempt failed with `error`, may be sent once more (see
+    /// ``sentAgainIfClosed(_:_:)``). AsyncHTTPClient fails a request with
+    /// `ChannelError.ioOnClosedChannel` when the connection its pool handed out had closed
+    /// before the request was started on it: not a byte of it was written.
+    private static func mayBeSentAgain(_ outgoing: Outgoing, after error: any Error) -> Bool {
+        if let error = error as? ChannelError, error == .ioOnClosedChannel { return true }
+        return closedBeforeAnswering(error) && EndpointKit.HTTPMethod(outgoing.request.httpMethod ?? "GET").isIdempotent
     }
 
     /// Whether `error` says the connection closed or reset before any response arrived.
     private static func closedBeforeAnswering(_ error: any Error) -> Bool {
         if let error = error as? HTTPClientError { return error == .remoteConnectionClosed }
         if let error = error as? HTTPParserError { return error == .invalidEOFState }
-        if let error = error as? ChannelError { return error == .ioOnClosedChannel || error == .eof }
+        if let error = error as? ChannelError { return error == .eof }
         if let error = error as? IOError { return [ECONNRESET, EPIPE].contains(error.errnoCode) }
         return false
     }

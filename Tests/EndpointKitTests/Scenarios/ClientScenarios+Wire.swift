@@ -238,7 +238,7 @@ extension ClientScenarios {
         try await with(server, Options(timeout: 20)) { client in
             for closing in [false, true] {
                 let query = closing ? "?close=1" : ""
-                for body in [UploadEndpointBody.data(payload), .stream { InputStream(data: payload) }] {
+                for (kind, body) in [("data", UploadEndpointBody.data(payload)), ("stream", .stream { InputStream(data: payload) })] {
                     do {
                         _ = try await client.upload(Upload(path: "early" + query, body: body))
                         XCTFail("\(name), early 413 \(query): expected an error")
@@ -248,7 +248,7 @@ extension ClientScenarios {
                     } catch EndpointKitError.transportFailed where closing {
                         // The connection broke under the upload before the answer was read.
                     } catch {
-                        XCTFail("\(name), early 413 \(query): \(error)")
+                        XCTFail("\(name), early 413 \(query), \(kind): \(String(reflecting: error))")
                     }
                 }
             }
