@@ -6,9 +6,12 @@ import Foundation
 
 extension URLError {
     /// `error` with the code of its cause, when it is one of the failures Foundation on Linux
-    /// leaves as `.unknown` with libcurl's words: an answer the server cut short ("transfer
-    /// closed with 981 bytes remaining to read") is `.networkConnectionLost`, as
-    /// AsyncHTTPClientClient reports it and as retry policies expect; a TLS failure is typed by
+    /// types loosely, by libcurl's words: a connection that broke before the answer was whole
+    /// is `.networkConnectionLost`, as AsyncHTTPClientClient reports it, as Foundation on
+    /// Apple platforms does and as retry policies expect. That is an answer the server cut
+    /// short ("transfer closed with 981 bytes remaining to read") and a request it broke off
+    /// ("Send failure: Broken pipe"), both `.unknown`, and a connection closed with no answer
+    /// at all ("Empty reply from server", `.badServerResponse`). A TLS failure is typed by
     /// ``TLSFailure``. The words are kept.
     ///
     /// A URL whose host is an IPv6 address (`http://[::1]:8080/`) is `.badURL` on Linux before
@@ -25,9 +28,15 @@ extension URLError {
                 return URLError(.badURL, userInfo: userInfo)
             }
         #endif
-        guard let urlError = error as? URLError, urlError.code == .unknown,
-            urlError.localizedDescription.lowercased().contains("transfer closed with")
+        guard let urlError = error as? URLError, let words = connectionLostWords[urlError.code],
+            words.contains(where: urlError.localizedDescription.lowercased().contains)
         else { return TLSFailure.typed(error, url: url) }
         return URLError(.networkConnectionLost, userInfo: urlError.userInfo)
     }
+
+    /// libcurl's words for a broken connection, by the code Foundation on Linux gives them.
+    private static let connectionLostWords: [URLError.Code: [String]] = [
+        .unknown: ["transfer closed with", "send failure: broken pipe"],
+        .badServerResponse: ["empty reply from server"],
+    ]
 }

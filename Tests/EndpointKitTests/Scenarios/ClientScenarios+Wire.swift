@@ -12,7 +12,7 @@ extension ClientScenarios {
         [
             ("compressed bodies", compressedBodies), ("content encodings", contentEncodings), ("conditional GET", conditionalGet), ("framing forms", framingForms),
             ("odd status codes", oddStatusCodes), ("HEAD with a length", headWithALength), ("an empty body in a coding", emptyBodyInACoding),
-            ("redirect location forms", redirectLocationForms), ("an upload refused early", uploadRefusedEarly),
+            ("redirect location forms", redirectLocationForms), ("an upload refused early", uploadRefusedEarly), ("a hang-up without an answer", hangUpWithoutAnAnswer),
             ("idle connections closed by the server", idleConnectionsClosed),
             ("default request headers", defaultRequestHeaders), ("a line break in a header", lineBreakInAHeader), ("cookies set on a redirect", cookiesSetOnARedirect),
         ]
@@ -249,6 +249,26 @@ extension ClientScenarios {
                         // The connection broke under the upload before the answer was read.
                     } catch {
                         XCTFail("\(name), early 413 \(query), \(kind): \(String(reflecting: error))")
+                    }
+                }
+            }
+        }
+    }
+
+    /// A server that closes the connection at a request's head without answering, as one that
+    /// crashes or is killed does: a GET, and a large upload whose body is still being sent
+    /// (the send then breaks: `EPIPE` or a reset). Each fails with `.networkConnectionLost`, the
+    /// code retry policies know, whatever the socket said.
+    func hangUpWithoutAnAnswer(_ server: TestServer, _: FaultRoutes) async throws {
+        let payload = Data(repeating: 0x61, count: 16 << 20)
+        try await with(server, Options(timeout: 20)) { client in
+            await expectTransportFailure(name: "\(name), GET", .networkConnectionLost) {
+                _ = try await client.request(PathEndpoint(path: "early-hangup"))
+            }
+            for (kind, body) in [("data", UploadEndpointBody.data(payload)), ("stream", .stream { InputStream(data: payload) })] {
+                for _ in 0..<5 {
+                    await expectTransportFailure(name: "\(name), upload \(kind)", .networkConnectionLost) {
+                        _ = try await client.upload(Upload(path: "early-hangup", body: body))
                     }
                 }
             }

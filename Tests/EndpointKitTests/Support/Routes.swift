@@ -170,6 +170,9 @@ enum Routes {
             try await response.send(
                 status: 413, headers: [("Content-Type", "text/plain"), ("Connection", "close")], body: Data("too large".utf8))
             if query["close"] != nil { await response.close() }
+        case "/early-hangup":
+            // Closed at its head, without an answer, while a body may still be on its way.
+            await response.close()
         case "/empty-encoded":
             // An empty body labelled with a coding (`coding`), as some frameworks send: nothing to decode.
             try await response.send(headers: [("Content-Encoding", request.queryItems["coding"] ?? "gzip")])
