@@ -97,6 +97,17 @@ final class RetryPolicyTests: ServerTestCase {
         XCTAssertEqual(result.attempt, 2)
     }
 
+    /// A request with an `Idempotency-Key` is one the server runs once, so the default policy
+    /// retries it whatever its method.
+    func testAPostWithAnIdempotencyKeyIsRetried() async throws {
+        let client = makeClient()
+        defer { client.invalidate() }
+        let keyed = AttemptEndpoint(method: .post, path: "flaky?key=k1&fail=1", headers: ["Idempotency-Key": "order-7f3a"])
+        let result = try await client.request(keyed)
+        XCTAssertEqual(result.attempt, 2)
+        XCTAssertEqual(faults.count("k1"), 2)
+    }
+
     func testTransientTransportErrorsAreRetried() async throws {
         let client = makeClient()
         defer { client.invalidate() }

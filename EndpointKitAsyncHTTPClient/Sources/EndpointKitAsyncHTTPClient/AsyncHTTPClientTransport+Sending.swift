@@ -47,7 +47,8 @@ extension AsyncHTTPClientTransport {
 
     /// Runs `attempt` (a send and the wait for its answer); once more, on a fresh connection,
     /// if its body can be sent again and either nothing of it was sent, whatever its method,
-    /// or it is idempotent and the connection closed or reset before any answer: typically a
+    /// or it is idempotent (or carries an `Idempotency-Key`) and the connection closed or
+    /// reset before any answer: typically a
     /// pooled connection the server had just dropped as idle, as servers with short
     /// keep-alive timeouts do. RFC 9110 (9.2.2) allows the second; libcurl and browsers do it.
     func sentAgainIfClosed<T>(_ outgoing: Outgoing, _ attempt: () async throws -> T) async throws -> T {
@@ -64,7 +65,9 @@ extension AsyncHTTPClientTransport {
     /// before the request was started on it: not a byte of it was written.
     private static func mayBeSentAgain(_ outgoing: Outgoing, after error: any Error) -> Bool {
         if let error = error as? ChannelError, error == .ioOnClosedChannel { return true }
-        return closedBeforeAnswering(error) && EndpointKit.HTTPMethod(outgoing.request.httpMethod ?? "GET").isIdempotent
+        let request = outgoing.request
+        return closedBeforeAnswering(error)
+            && (EndpointKit.HTTPMethod(request.httpMethod ?? "GET").isIdempotent || request.carriesIdempotencyKey)
     }
 
     /// Whether `error` says the connection closed or reset before any response arrived.

@@ -7,10 +7,11 @@ import Foundation
 /// Retries with exponential backoff: what a client of flaky services otherwise writes by hand.
 ///
 /// By default: up to 3 attempts; idempotent methods only (`GET`, `HEAD`, `PUT`, `DELETE`,
-/// `OPTIONS`, `TRACE`); on 408, 429, 500, 502, 503, 504 and on transient transport errors
-/// (connection lost, timed out, cannot connect); waiting 0.2 s, 0.4 s, 0.8 s… (with up to 50 %
-/// taken off at random, so clients don't retry in step) and never more than 30 s; or as long as
-/// the server's `Retry-After` says (seconds or an HTTP date), unless that is longer than
+/// `OPTIONS`, `TRACE`), and requests of any method that carry an `Idempotency-Key` (see
+/// `URLRequest.carriesIdempotencyKey`); on 408, 429, 500, 502, 503, 504 and on transient
+/// transport errors (connection lost, timed out, cannot connect); waiting 0.2 s, 0.4 s,
+/// 0.8 s… (with up to 50 % taken off at random, so clients don't retry in step) and never more
+/// than 30 s; or as long as the server's `Retry-After` says (seconds or an HTTP date), unless that is longer than
 /// ``maximumRetryAfter``, in which case the call fails at once.
 ///
 /// Give an endpoint its own policy to retry a `POST` it knows is safe:
@@ -28,7 +29,8 @@ public struct RetryPolicy: RequestRetrier, Equatable {
     public var jitter: Double
     /// The longest `Retry-After` honoured, in seconds; a longer one fails the call.
     public var maximumRetryAfter: TimeInterval
-    /// The methods retried; `nil` retries every method.
+    /// The methods retried; `nil` retries every method. A request that carries an
+    /// `Idempotency-Key` is retried whatever its method.
     public var methods: Set<HTTPMethod>?
     /// The statuses retried.
     public var statusCodes: Set<Int>
@@ -76,7 +78,9 @@ public struct RetryPolicy: RequestRetrier, Equatable {
         -> RetryDecision
     {
         guard attempt < maximumAttempts else { return .doNotRetry }
-        if let methods, !methods.contains(HTTPMethod(request.httpMethod ?? "GET")) { return .doNotRetry }
+        if let methods, !methods.contains(HTTPMethod(request.httpMethod ?? "GET")), !request.carriesIdempotencyKey {
+            return .doNotRetry
+        }
         if let response, case EndpointKitError.unacceptableStatus = error {
             guard statusCodes.contains(response.statusCode) else { return .doNotRetry }
             if let wait = RetryAfter.seconds(response.value(forHTTPHeaderField: "Retry-After")) {

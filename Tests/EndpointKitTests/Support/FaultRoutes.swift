@@ -158,7 +158,8 @@ struct AttemptEndpoint: JSONEndpoint {
     var retryPolicy: RetryPolicy?
     var timeout: TimeInterval?
     var hedging: HedgingPolicy?
-    func makeRequest() throws -> URLRequest { try URLRequest(method, path) }
+    var headers: [String: String] = [:]
+    func makeRequest() throws -> URLRequest { try URLRequest(method, path, headers: headers) }
 }
 
 struct AttemptUpload: UploadEndpoint {
