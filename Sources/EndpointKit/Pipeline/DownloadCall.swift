@@ -27,14 +27,26 @@ import Foundation
         DownloadFile(resumableURL: resumableURL, request: &request)
     }
 
-    /// The endpoint's validation.
+    /// The endpoint's validation; none for the `416` that says the resumable file is already
+    /// whole (see `DownloadFile.holdsWholeEntity(at:refused:)`).
     public func validate(_ request: URLRequest, _ response: HTTPURLResponse, _ data: Data?) throws {
+        if let resumableURL, DownloadFile.holdsWholeEntity(at: resumableURL, refused: response) { return }
         try endpoint.validate(request, response: response, data: data)
     }
 
     /// The endpoint's content of the file the body went to (written there now if it was kept
-    /// in memory: a non-2xx answer the endpoint accepted).
+    /// in memory: a non-2xx answer the endpoint accepted). The resumable file that was already
+    /// whole is handed over as it is, with a `200` of its length.
     public func content(_ response: HTTPURLResponse, _ received: ReceivedResponse) throws -> T.Content {
+        if let resumableURL, received.fileURL == nil, DownloadFile.holdsWholeEntity(at: resumableURL, refused: response),
+            let total = DownloadFile.rangeTotal(of: response),
+            let whole = HTTPURLResponse(
+                url: response.url ?? resumableURL, statusCode: 200, httpVersion: "HTTP/1.1",
+                headerFields: ["Content-Length": "\(total)"])
+        {
+            try? FileManager.default.removeItem(at: DownloadFile.record(of: resumableURL))
+            return try endpoint.content(from: whole, fileURL: resumableURL)
+        }
         let fileURL = try received.fileURL ?? Self.file(holding: received.body, at: resumableURL)
         do {
             return try endpoint.content(from: response, fileURL: fileURL)

@@ -19,7 +19,10 @@ import Foundation
     /// The bytes already on disk that the request asks the server to continue after.
     private(set) var offset: Int64 = 0
 
-    private var recordURL: URL { url.appendingPathExtension("resume") }
+    private var recordURL: URL { Self.record(of: url) }
+
+    /// Where the record of a resumable download into `url` is kept.
+    static func record(of url: URL) -> URL { url.appendingPathExtension("resume") }
 
     /// Prepares `request` to download into `resumableURL`, or into a new temporary file.
     init(resumableURL: URL?, request: inout URLRequest) {
@@ -69,6 +72,20 @@ import Foundation
     /// The download completed: the file is the caller's now.
     public func completed() {
         try? FileManager.default.removeItem(at: recordURL)
+    }
+
+    /// Whether `response` refuses the range a resumed download into `url` asked for because
+    /// the file already holds the whole entity: a `416` whose `Content-Range: bytes */N` names
+    /// the file's size, to a request whose `If-Range` the server matched (else it would have
+    /// sent the entity with a `200`). That happens when a download broke after its last byte
+    /// (a chunked body that lacked its end, say): the download is complete, where asking
+    /// again would meet the same `416` every time.
+    static func holdsWholeEntity(at url: URL, refused response: HTTPURLResponse) -> Bool {
+        guard response.statusCode == 416, FileManager.default.fileExists(atPath: record(of: url).path),
+            let total = rangeTotal(of: response), total > 0,
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
+        else { return false }
+        return size == total
     }
 
     /// The download failed: keep what can be resumed, delete the rest.

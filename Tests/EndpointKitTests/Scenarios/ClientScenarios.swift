@@ -317,6 +317,14 @@ struct ClientScenarios: Sendable {
             let resumed = try await client.download(Download(count: count, resumableFileURL: target))
             XCTAssertTrue(try fileMatchesPattern(resumed, count: count), name)
             XCTAssertEqual(server.requests.last?.header("Range"), "bytes=\(kept)-", name)
+            // A download that broke after its last byte left a whole file and its record: the
+            // server refuses the range (416, `bytes */<size>`), and the file is handed over.
+            let record = target.appendingPathExtension("resume")
+            try Data(#""v1-\#(count)""#.utf8).write(to: record)
+            let whole = try await client.download(Download(count: count, resumableFileURL: target))
+            XCTAssertEqual(server.requests.last?.header("Range"), "bytes=\(count)-", name)
+            XCTAssertTrue(try fileMatchesPattern(whole, count: count), name)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: record.path), "\(name): the record is gone")
         }
     }
 
