@@ -28,9 +28,13 @@ import Foundation
     }
 
     /// The endpoint's validation; none for the `416` that says the resumable file is already
-    /// whole (see `DownloadFile.holdsWholeEntity(at:refused:)`).
+    /// whole (see `DownloadFile.holdsWholeEntity(at:refused:)`). Any other `416` to a resumed
+    /// download discards the kept bytes, so the next download starts over.
     public func validate(_ request: URLRequest, _ response: HTTPURLResponse, _ data: Data?) throws {
-        if let resumableURL, DownloadFile.holdsWholeEntity(at: resumableURL, refused: response) { return }
+        if let resumableURL, response.statusCode == 416 {
+            if DownloadFile.holdsWholeEntity(at: resumableURL, refused: response) { return }
+            DownloadFile.discard(resumableURL)
+        }
         try endpoint.validate(request, response: response, data: data)
     }
 

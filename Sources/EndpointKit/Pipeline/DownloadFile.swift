@@ -88,6 +88,15 @@ import Foundation
         return size == total
     }
 
+    /// Deletes the bytes kept in `url` for a resume, and their record, after the server
+    /// refused their range (`416`) though they are not the whole entity: they cannot be its
+    /// prefix, so the next download starts over instead of meeting the same `416`.
+    static func discard(_ url: URL) {
+        guard FileManager.default.fileExists(atPath: record(of: url).path) else { return }
+        try? FileManager.default.removeItem(at: url)
+        try? FileManager.default.removeItem(at: record(of: url))
+    }
+
     /// The download failed: keep what can be resumed, delete the rest.
     public func failed() {
         if isResumable, FileManager.default.fileExists(atPath: recordURL.path) { return }

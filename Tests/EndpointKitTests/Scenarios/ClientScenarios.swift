@@ -325,6 +325,20 @@ struct ClientScenarios: Sendable {
             XCTAssertEqual(server.requests.last?.header("Range"), "bytes=\(count)-", name)
             XCTAssertTrue(try fileMatchesPattern(whole, count: count), name)
             XCTAssertFalse(FileManager.default.fileExists(atPath: record.path), "\(name): the record is gone")
+            // Kept bytes longer than the entity are not its prefix: refused once, then gone, so
+            // the next download starts over.
+            try Data(repeating: 0x41, count: Int(count) + 10).write(to: target)
+            try Data(#""v1-\#(count)""#.utf8).write(to: record)
+            do {
+                _ = try await client.download(Download(count: count, resumableFileURL: target))
+                XCTFail("\(name): expected a 416")
+            } catch let EndpointKitError.unacceptableStatus(failure) {
+                XCTAssertEqual(failure.statusCode, 416, name)
+            }
+            XCTAssertFalse(FileManager.default.fileExists(atPath: record.path), "\(name): the record is gone")
+            let fresh = try await client.download(Download(count: count, resumableFileURL: target))
+            XCTAssertNil(server.requests.last?.header("Range"), name)
+            XCTAssertTrue(try fileMatchesPattern(fresh, count: count), name)
         }
     }
 
