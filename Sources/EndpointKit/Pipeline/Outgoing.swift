@@ -94,21 +94,30 @@ import Foundation
                 guard let stream = InputStream(url: url) else {
                     throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path])
                 }
-                var request = request
-                request.httpBodyStream = stream
-                return session.dataTask(with: request)
+                return session.dataTask(with: Self.streaming(request, stream))
             #else
                 return session.uploadTask(with: request, fromFile: url)
             #endif
         case .stream(let makeStream):
-            var request = request
-            request.httpBodyStream = try makeStream()
-            return session.dataTask(with: request)
+            return session.dataTask(with: Self.streaming(request, try makeStream()))
         case .produced:
             // The transport reads a produced body first (``readingProducedBody()``).
             throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "a produced body must be read before its task is made"])
         case nil:
-            return session.dataTask(with: request)
+            return session.dataTask(with: request.httpBodyStream.map { Self.streaming(request, $0) } ?? request)
         }
+    }
+
+    /// `request` with `stream` as its body, labelled `application/octet-stream` when it is a
+    /// `POST` without a `Content-Type`: libcurl labels a streamed `POST`
+    /// `application/x-www-form-urlencoded` otherwise, and a server that parses forms
+    /// (Express's `urlencoded()`, PHP, Django's `request.POST`) reads the bytes as one.
+    private static func streaming(_ request: URLRequest, _ stream: InputStream) -> URLRequest {
+        var request = request
+        request.httpBodyStream = stream
+        if request.httpMethod == "POST", request.value(forHTTPHeaderField: "Content-Type") == nil {
+            request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        }
+        return request
     }
 }

@@ -13,6 +13,7 @@ extension ClientScenarios {
             ("compressed bodies", compressedBodies), ("content encodings", contentEncodings), ("conditional GET", conditionalGet), ("framing forms", framingForms),
             ("odd status codes", oddStatusCodes), ("HEAD with a length", headWithALength), ("an empty body in a coding", emptyBodyInACoding),
             ("redirect location forms", redirectLocationForms), ("an upload refused early", uploadRefusedEarly), ("a hang-up without an answer", hangUpWithoutAnAnswer),
+            ("a streamed POST is not labelled a form", streamedPostIsNotAForm),
             ("idle connections closed by the server", idleConnectionsClosed),
             ("default request headers", defaultRequestHeaders), ("a line break in a header", lineBreakInAHeader), ("cookies set on a redirect", cookiesSetOnARedirect),
         ]
@@ -270,6 +271,25 @@ extension ClientScenarios {
                     await expectTransportFailure(name: "\(name), upload \(kind)", .networkConnectionLost) {
                         _ = try await client.upload(Upload(path: "early-hangup", body: body))
                     }
+                }
+            }
+        }
+    }
+
+    /// A POST whose body is streamed (a stream, or a file) and that names no `Content-Type`
+    /// is not labelled `application/x-www-form-urlencoded`, as libcurl labels it, so a server
+    /// that parses forms does not read the bytes as one; a type the request names is kept.
+    func streamedPostIsNotAForm(_ server: TestServer, _: FaultRoutes) async throws {
+        let payload = Data("{\"a\":1}".utf8)
+        try await with(server) { client in
+            for headers in [[:], ["Content-Type": "text/csv"]] {
+                _ = try await client.upload(Upload(path: "upload", body: .stream { InputStream(data: payload) }, headers: headers))
+                let sent = server.requests.last?.header("Content-Type")
+                XCTAssertEqual(server.requests.last?.body, payload, name)
+                if let named = headers["Content-Type"] {
+                    XCTAssertEqual(sent, named, name)
+                } else {
+                    XCTAssertTrue(sent == nil || sent == "application/octet-stream", "\(name): \(sent ?? "")")
                 }
             }
         }

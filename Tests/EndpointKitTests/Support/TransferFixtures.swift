@@ -12,7 +12,8 @@ struct Upload: UploadEndpoint {
     var method: HTTPMethod = .post
     var path = "upload"
     let body: UploadEndpointBody
-    func makeRequest() throws -> (URLRequest, UploadEndpointBody) { (try URLRequest(method, path), body) }
+    var headers: [String: String] = [:]
+    func makeRequest() throws -> (URLRequest, UploadEndpointBody) { (try URLRequest(method, path, headers: headers), body) }
 }
 
 struct MultipartSummary: Decodable, Sendable { let disposition: String; let type: String; let length: String; let text: String }
