@@ -48,9 +48,9 @@ extension AsyncHTTPClientTransport {
     /// Runs `attempt` (a send and the wait for its answer); once more, on a fresh connection,
     /// if its body can be sent again and either nothing of it was sent, whatever its method,
     /// or it is idempotent (or carries an `Idempotency-Key`) and the connection closed or
-    /// reset before any answer: typically a
-    /// pooled connection the server had just dropped as idle, as servers with short
-    /// keep-alive timeouts do. RFC 9110 (9.2.2) allows the second; libcurl and browsers do it.
+    /// reset before any answer: typically a pooled connection the server had just dropped as
+    /// idle, as servers with short keep-alive timeouts do. RFC 9110 (9.2.2) allows the second;
+    /// libcurl and browsers do it.
     func sentAgainIfClosed<T>(_ outgoing: Outgoing, _ attempt: () async throws -> T) async throws -> T {
         do {
             return try await attempt()

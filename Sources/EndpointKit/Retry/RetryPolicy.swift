@@ -11,8 +11,8 @@ import Foundation
 /// `URLRequest.carriesIdempotencyKey`); on 408, 429, 500, 502, 503, 504 and on transient
 /// transport errors (connection lost, timed out, cannot connect); waiting 0.2 s, 0.4 s,
 /// 0.8 s… (with up to 50 % taken off at random, so clients don't retry in step) and never more
-/// than 30 s; or as long as the server's `Retry-After` says (seconds or an HTTP date), unless that is longer than
-/// ``maximumRetryAfter``, in which case the call fails at once.
+/// than 30 s; or as long as the server's `Retry-After` says (seconds or an HTTP date), unless
+/// that is longer than ``maximumRetryAfter``, in which case the call fails at once.
 ///
 /// Give an endpoint its own policy to retry a `POST` it knows is safe:
 /// `var retryPolicy: RetryPolicy? { .default.retryingAllMethods() }`.
