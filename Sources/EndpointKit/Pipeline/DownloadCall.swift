@@ -28,11 +28,11 @@ import Foundation
     }
 
     /// The endpoint's validation; none for the `416` that says the resumable file is already
-    /// whole (see `DownloadFile.holdsWholeEntity(at:refused:)`). Any other `416` to a resumed
+    /// whole (see `DownloadFile.wholeEntitySize(at:refused:)`). Any other `416` to a resumed
     /// download discards the kept bytes, so the next download starts over.
     public func validate(_ request: URLRequest, _ response: HTTPURLResponse, _ data: Data?) throws {
         if let resumableURL, response.statusCode == 416 {
-            if DownloadFile.holdsWholeEntity(at: resumableURL, refused: response) { return }
+            if DownloadFile.wholeEntitySize(at: resumableURL, refused: response) != nil { return }
             DownloadFile.discard(resumableURL)
         }
         try endpoint.validate(request, response: response, data: data)
@@ -42,8 +42,7 @@ import Foundation
     /// in memory: a non-2xx answer the endpoint accepted). The resumable file that was already
     /// whole is handed over as it is, with a `200` of its length.
     public func content(_ response: HTTPURLResponse, _ received: ReceivedResponse) throws -> T.Content {
-        if let resumableURL, received.fileURL == nil, DownloadFile.holdsWholeEntity(at: resumableURL, refused: response),
-            let total = DownloadFile.rangeTotal(of: response),
+        if let resumableURL, received.fileURL == nil, let total = DownloadFile.wholeEntitySize(at: resumableURL, refused: response),
             let whole = HTTPURLResponse(
                 url: response.url ?? resumableURL, statusCode: 200, httpVersion: "HTTP/1.1",
                 headerFields: ["Content-Length": "\(total)"])

@@ -74,18 +74,19 @@ import Foundation
         try? FileManager.default.removeItem(at: recordURL)
     }
 
-    /// Whether `response` refuses the range a resumed download into `url` asked for because
-    /// the file already holds the whole entity: a `416` whose `Content-Range: bytes */N` names
-    /// the file's size, to a request whose `If-Range` the server matched (else it would have
-    /// sent the entity with a `200`). That happens when a download broke after its last byte
-    /// (a chunked body that lacked its end, say): the download is complete, where asking
-    /// again would meet the same `416` every time.
-    static func holdsWholeEntity(at url: URL, refused response: HTTPURLResponse) -> Bool {
+    /// The entity's size, when `response` refuses the range a resumed download into `url`
+    /// asked for because the file already holds the whole entity: a `416` whose
+    /// `Content-Range: bytes */N` names the file's size, to a request whose `If-Range` the
+    /// server matched (else it would have sent the entity with a `200`); `nil` otherwise. That
+    /// happens when a download broke after its last byte (a chunked body that lacked its end,
+    /// say): the download is complete, where asking again would meet the same `416` every time.
+    static func wholeEntitySize(at url: URL, refused response: HTTPURLResponse) -> Int64? {
         guard response.statusCode == 416, FileManager.default.fileExists(atPath: record(of: url).path),
             let total = rangeTotal(of: response), total > 0,
-            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
-        else { return false }
-        return size == total
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value,
+            size == total
+        else { return nil }
+        return total
     }
 
     /// Deletes the bytes kept in `url` for a resume, and their record, after the server
