@@ -17,7 +17,8 @@ enum EventSource {
         func makeRequest() throws -> URLRequest {
             var request = try base.makeRequest()
             request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
-            if let lastEventID { request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID") }
+            // An empty ID (the stream's `id` field without a value) resets it: none is sent.
+            if let lastEventID, !lastEventID.isEmpty { request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID") }
             return request
         }
 

@@ -523,6 +523,15 @@ struct ClientScenarios: Sendable {
             }
             XCTAssertEqual(kept.map(\.data), ["first", "second"], name)
             XCTAssertEqual(kept.map(\.id), ["7", "7"], "\(name): the last event ID carries over a reconnection")
+            // An `id` with no value resets the ID: the next connection sends no Last-Event-ID
+            // (the route refuses an empty one with 400) and starts over.
+            var reset: [ServerSentEvent] = []
+            for try await event in client.events(PathEndpoint(path: "sse-reset")) {
+                reset.append(event)
+                if reset.count == 3 { break }
+            }
+            XCTAssertEqual(reset.map(\.data), ["first", "second", "first"], name)
+            XCTAssertEqual(reset.map(\.id), ["7", "", "7"], name)
             // An answer that is not an event stream ends the events at once, with the first
             // chunk of what it said, and is not asked again: `/endless` is text/plain and
             // never ends.

@@ -142,6 +142,19 @@ enum TransferRoutes {
             case "7": try await response.send(headers: [("Content-Type", "text/event-stream")], body: Data("data: second\n\n".utf8))
             default: try await response.send(status: 204)
             }
+        case "/sse-reset":
+            // An event with an ID, then one that resets the ID (`id` with an empty value): the
+            // next connection must then come without a Last-Event-ID, as WHATWG says, and
+            // starts over.
+            switch request.header("Last-Event-ID") {
+            case nil:
+                try await response.send(
+                    headers: [("Content-Type", "text/event-stream")], body: Data("retry: 20\nid: 7\ndata: first\n\n".utf8))
+            case "7":
+                try await response.send(headers: [("Content-Type", "text/event-stream")], body: Data("id\ndata: second\n\n".utf8))
+            default:
+                try await response.send(status: 400, body: Data("Last-Event-ID sent empty".utf8))
+            }
         case "/big-stream":
             let count = Int64(query["count"] ?? "") ?? 1 << 30
             try await response.head(status: 200, headers: [("Content-Type", "application/octet-stream")])
