@@ -91,6 +91,26 @@ final class DownloadEndpointTests: ServerTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: target.appendingPathExtension("resume").path))
     }
 
+    /// A weak ETag cannot validate a range (RFC 9110, 13.1.5: a server compares If-Range
+    /// strongly): the download resumes with the Last-Modified date instead.
+    func testAWeakETagResumesWithTheDate() async throws {
+        let count: Int64 = 4 << 20
+        let target = temporaryFile()
+        defer {
+            try? FileManager.default.removeItem(at: target)
+            try? FileManager.default.removeItem(at: target.appendingPathExtension("resume"))
+        }
+        do {
+            _ = try await client.download(Download(count: count, drop: count / 2, resumableFileURL: target, weakTag: true))
+            XCTFail("expected the drop to fail the download")
+        } catch EndpointKitError.transportFailed {}
+        let file = try await client.download(Download(count: count, resumableFileURL: target, weakTag: true))
+        XCTAssertTrue(try fileMatchesPattern(file, count: count))
+        let resumed = try XCTUnwrap(server.requests.last)
+        XCTAssertEqual(resumed.header("If-Range"), "Tue, 03 Nov 2026 10:00:00 GMT")
+        XCTAssertEqual(resumed.header("Range"), "bytes=\(count / 2)-")
+    }
+
     func testAServerThatIgnoresRangeStartsOver() async throws {
         let count: Int64 = 1 << 20
         let target = temporaryFile(contents: Data(repeating: 0xEE, count: 1000))

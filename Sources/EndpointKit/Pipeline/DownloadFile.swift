@@ -7,10 +7,10 @@ import Foundation
 /// Where one download's bytes go, and how it resumes.
 ///
 /// A resumable download keeps a small record beside the file (`<file>.resume`) holding the
-/// entity's validator (its `ETag`, or else `Last-Modified`). The next download asks only for the
-/// missing bytes with `Range` and `If-Range`: a server that still has the same entity answers
-/// 206 and the bytes are appended; one that ignores the range (or has a new entity) answers 200
-/// and the file starts over. Without a validator the download starts over.
+/// entity's validator (its `ETag` unless weak, or else `Last-Modified`). The next download asks
+/// only for the missing bytes with `Range` and `If-Range`: a server that still has the same
+/// entity answers 206 and the bytes are appended; one that ignores the range (or has a new
+/// entity) answers 200 and the file starts over. Without a validator the download starts over.
 @_spi(Transport) public struct DownloadFile: Sendable {
     /// Where the bytes go.
     public let url: URL
@@ -59,14 +59,21 @@ import Foundation
         try handle.truncate(atOffset: UInt64(offset))
         try handle.seekToEnd()
         if isResumable {
-            let validator = response.value(forHTTPHeaderField: "ETag") ?? response.value(forHTTPHeaderField: "Last-Modified")
-            if let validator {
+            if let validator = Self.rangeValidator(of: response) {
                 try Data(validator.utf8).write(to: recordURL)
             } else {
                 try? FileManager.default.removeItem(at: recordURL)
             }
         }
         return (handle, offset)
+    }
+
+    /// What a resume sends as `If-Range`: the entity's `ETag`, unless it is weak (a server
+    /// compares `If-Range` strongly, so a weak tag never matches: RFC 9110, 13.1.5), else its
+    /// `Last-Modified`.
+    static func rangeValidator(of response: HTTPURLResponse) -> String? {
+        if let tag = response.value(forHTTPHeaderField: "ETag"), !tag.hasPrefix("W/") { return tag }
+        return response.value(forHTTPHeaderField: "Last-Modified")
     }
 
     /// The download completed: the file is the caller's now.

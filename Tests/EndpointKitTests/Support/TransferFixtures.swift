@@ -31,8 +31,11 @@ struct Download: DownloadEndpoint {
     var drop: Int64?
     var delayMicroseconds: Int?
     var resumableFileURL: URL?
+    /// Whether the server's ETag is weak (it sends a Last-Modified too).
+    var weakTag = false
     func makeRequest() throws -> URLRequest {
         var query = [URLQueryItem(name: "count", value: "\(count)")]
+        if weakTag { query.append(.init(name: "weak", value: "1")) }
         if let drop { query.append(.init(name: "drop", value: "\(drop)")) }
         if let delayMicroseconds { query.append(.init(name: "delay_us", value: "\(delayMicroseconds)")) }
         return try URLRequest(.get, path, query: query)

@@ -84,11 +84,16 @@ enum TransferRoutes {
             try await response.sendJSON(summary)
         case "/bytes", "/ignore-range":
             let count = Int64(query["count"] ?? "") ?? 1024
-            let etag = "\"v1-\(count)\""
+            // `weak`: a weak ETag and a Last-Modified; as Go's and Apache's servers, a weak tag
+            // in If-Range never matches (RFC 9110, 13.1.5), the date does.
+            let weak = query["weak"] != nil
+            let etag = (weak ? "W/" : "") + "\"v1-\(count)\""
+            let lastModified = "Tue, 03 Nov 2026 10:00:00 GMT"
             let dropAfter = query["drop"].flatMap { Int64($0) }
             let delay = UInt64(query["delay_us"] ?? "") ?? 0
             var start: Int64 = 0
-            if request.path == "/bytes", let range = request.header("Range"), request.header("If-Range") == etag,
+            let validated = request.header("If-Range").map { weak ? $0 == lastModified : $0 == etag } ?? false
+            if request.path == "/bytes", let range = request.header("Range"), validated,
                 let value = range.split(separator: "=").last?.split(separator: "-").first, let from = Int64(value)
             {
                 start = from
@@ -97,6 +102,7 @@ enum TransferRoutes {
                 return try await response.send(status: 416, headers: [("Content-Range", "bytes */\(count)")])
             }
             var headers = [("Content-Length", "\(count - start)"), ("ETag", etag), ("Content-Type", "application/octet-stream")]
+            if weak { headers.append(("Last-Modified", lastModified)) }
             if start > 0 { headers.append(("Content-Range", "bytes \(start)-\(count - 1)/\(count)")) }
             try await response.head(status: start > 0 ? 206 : 200, headers: headers)
             try await stream(start..<count, to: response, dropAfter: dropAfter, delay: delay * 1000)
