@@ -378,6 +378,11 @@ struct ClientScenarios: Sendable {
             })
             XCTAssertEqual(seeOther.method, "GET", name)
             XCTAssertEqual(seeOther.bodyLength, 0, name)
+            // A Location in raw UTF-8, with a space (as servers send file names): followed with
+            // its bytes percent-encoded, as browsers and curl do.
+            let named = try await client.request(
+                EchoEndpoint(path: "redirect", query: [.init(name: "to", value: "/echo?file=naïve café.txt")]))
+            XCTAssertEqual(named.query, "file=na%C3%AFve%20caf%C3%A9.txt", name)
             // Only HTTP is followed: Foundation would speak FTP to the server (and wait for its
             // greeting) or hand over a data: URL's bytes as the answer.
             let port = server.baseURL.port ?? 80
