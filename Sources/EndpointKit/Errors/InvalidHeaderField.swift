@@ -39,7 +39,7 @@ public struct InvalidHeaderField: Error, Sendable, Equatable, CustomStringConver
     /// Why `name` is not an HTTP token (RFC 9110, 5.6.2: a letter, digit or one of
     /// ``!#$%&'*+-.^_`|~``, at least one), or `nil` when it is.
     static func problem(name: String) -> InvalidHeaderField? {
-        guard name.isEmpty || !name.utf8.allSatisfy(isTokenByte) else { return nil }
+        guard !HTTPToken.isToken(name) else { return nil }
         return InvalidHeaderField(name: name, reason: "a name is letters, digits and !#$%&'*+-.^_`|~ only")
     }
 
@@ -56,12 +56,5 @@ public struct InvalidHeaderField: Error, Sendable, Equatable, CustomStringConver
     @_spi(Transport) public static func checkSent(name: String) throws {
         guard let problem = problem(name: name) else { return }
         throw EndpointKitError.invalidRequest(endpoint: "URLRequest.allHTTPHeaderFields", underlying: problem)
-    }
-
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
     }
 }

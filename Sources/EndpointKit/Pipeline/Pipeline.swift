@@ -108,6 +108,7 @@ import Foundation
                     record.request = built.request
                     try Task.checkCancellation()
                     var request = try await RequestAdapterChain.run(requestAdapter, on: built.request)
+                    try InvalidMethod.check(request)
                     events.attemptStarted(context, request: &request)
                     record.request = request
                     let sending = Self.prepared(built, sending: request)

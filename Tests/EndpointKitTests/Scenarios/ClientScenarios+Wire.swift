@@ -210,6 +210,21 @@ extension ClientScenarios {
                 }
                 XCTAssertEqual(server.requests.count, sent, "\(name), case \(index): nothing is sent")
             }
+            // A method is a token too: with a line break it would add fields and a second
+            // request (both libcurl and AsyncHTTPClient sent it so).
+            for method in ["GET /echo HTTP/1.1\r\nX-Injected: yes\r\n\r\nGET", "GET X", "GET\n"] {
+                let sent = server.requests.count
+                do {
+                    let echo = try await client.request(EchoEndpoint(configure: { $0.httpMethod = method }))
+                    XCTFail("\(name), \(method.debugDescription): sent as \(echo.method) with \(echo.headers)")
+                } catch EndpointKitError.invalidRequest(_, let underlying as InvalidMethod) {
+                    XCTAssertEqual(underlying.method, method, name)
+                } catch {
+                    XCTFail("\(name), \(method.debugDescription): \(error)")
+                }
+                try await Task.sleep(nanoseconds: 100_000_000)
+                XCTAssertEqual(server.requests.count, sent, "\(name), \(method.debugDescription): \(server.requests.suffix(2).map { "\($0.method) \($0.path) \($0.headers)" })")
+            }
         }
     }
 
