@@ -123,7 +123,8 @@ extension AsyncHTTPClientTransport {
         return request
     }
 
-    /// The request's header fields: `outgoing`'s, the defaults it lacks, and its cookies.
+    /// The request's header fields: `outgoing`'s, the defaults it lacks, the URL's credentials
+    /// and its cookies.
     /// Throws for a name that is not an HTTP token (see `InvalidHeaderField`), before
     /// anything is sent.
     private func headers(for outgoing: Outgoing, url: URL) throws -> HTTPHeaders {
@@ -141,6 +142,7 @@ extension AsyncHTTPClientTransport {
         for (name, value) in Self.defaultHeaders where !headers.contains(name: name) {
             headers.add(name: name, value: value)
         }
+        headers.addCredentials(of: url)
         if let cookieStorage, outgoing.request.httpShouldHandleCookies, !headers.contains(name: "Cookie") {
             for (name, value) in HTTPCookie.requestHeaderFields(with: cookieStorage.cookiesToSend(to: url)) {
                 headers.add(name: name, value: value)

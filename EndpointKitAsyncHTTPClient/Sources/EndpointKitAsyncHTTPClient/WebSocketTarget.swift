@@ -35,7 +35,8 @@ struct WebSocketTarget: Sendable {
         host.contains(":") || host.allSatisfy({ $0.isNumber || $0 == "." }) ? nil : host
     }
 
-    /// The handshake's request head: the request's own headers, plus `Host`.
+    /// The handshake's request head: the request's own headers, plus `Host` and the URL's
+    /// credentials.
     func head(_ request: URLRequest) -> HTTPRequestHead {
         var headers = HTTPHeaders()
         let defaultPort = secure ? 443 : 80
@@ -44,6 +45,7 @@ struct WebSocketTarget: Sendable {
         for (field, value) in request.allHTTPHeaderFields ?? [:] where field.lowercased() != "host" {
             headers.add(name: field, value: value)
         }
+        if let url = request.url { headers.addCredentials(of: url) }
         return HTTPRequestHead(version: .http1_1, method: .GET, uri: uri, headers: headers)
     }
 }

@@ -16,7 +16,33 @@ extension ClientScenarios {
             ("a streamed POST is not labelled a form", streamedPostIsNotAForm),
             ("idle connections closed by the server", idleConnectionsClosed),
             ("default request headers", defaultRequestHeaders), ("a line break in a header", lineBreakInAHeader), ("cookies set on a redirect", cookiesSetOnARedirect),
+            ("credentials in the URL", credentialsInTheURL),
         ]
+    }
+
+    /// A URL's user and password (`http://user:pass@host/`, httpbin's `/basic-auth` as users
+    /// call it) are sent as Basic credentials, as curl does, unless the request has its own
+    /// `Authorization`; they go to that origin only, not after a redirect elsewhere.
+    func credentialsInTheURL(_ server: TestServer, _: FaultRoutes) async throws {
+        let port = server.port
+        try await with(server, Options(timeout: 10)) { client in
+            let basic = "Basic " + Data("ann:p@ss w".utf8).base64EncodedString()
+            let plain = EchoEndpoint(configure: { $0.url = URL(string: "http://ann:p%40ss%20w@127.0.0.1:\(port)/echo") })
+            let echo = try await client.request(plain)
+            XCTAssertEqual(echo.headers["authorization"], basic, name)
+            let own = EchoEndpoint(configure: {
+                $0.url = URL(string: "http://ann:p%40ss%20w@127.0.0.1:\(port)/echo")
+                $0.setValue("Bearer t", forHTTPHeaderField: "Authorization")
+            })
+            let kept = try await client.request(own)
+            XCTAssertEqual(kept.headers["authorization"], "Bearer t", name)
+            // Redirected to another origin (localhost, not 127.0.0.1): no credentials follow.
+            let away = "http://localhost:\(port)/echo"
+            let redirected = try await client.request(EchoEndpoint(configure: {
+                $0.url = URL(string: "http://ann:pw@127.0.0.1:\(port)/redirect?to=\(away)")
+            }))
+            XCTAssertNil(redirected.headers["authorization"], name)
+        }
     }
 
     /// A login's shape (httpbin's `/cookies/set`): a `302` sets two cookies and redirects;

@@ -106,6 +106,18 @@ struct WebSocketScenarios: Sendable {
             XCTAssertEqual(socket.request.value(forHTTPHeaderField: "Authorization"), "Bearer s3cret", name)
             await socket.close()
         }
+        // A user and password in the URL are Basic credentials, as for every other call.
+        var parts = try XCTUnwrap(URLComponents(url: baseURL(server), resolvingAgainstBaseURL: true))
+        (parts.user, parts.password) = ("ann", "p@ss")
+        let withCredentials = try XCTUnwrap(parts.url)
+        try await using(makeClient(BaseRequestAdapter(baseURL: withCredentials)), close: close) { client in
+            let socket = try await client.webSocket(SocketEndpoint())
+            try await socket.send(.text("authorization"))
+            var iterator = socket.makeAsyncIterator()
+            let answer = try await iterator.next()
+            XCTAssertEqual(answer, .text("Basic " + Data("ann:p@ss".utf8).base64EncodedString()), name)
+            await socket.close()
+        }
     }
 
     func serverCloses(_ server: TestServer) async throws {
