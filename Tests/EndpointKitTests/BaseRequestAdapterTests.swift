@@ -40,4 +40,35 @@ final class BaseURLJoiningTests: XCTestCase {
         let fine = BaseRequestAdapter(baseURL: base, headers: ["X-Token": "abc def", "Accept-Language": "fr-CH, fr;q=0.9"])
         XCTAssertEqual(try fine.adapt(try URLRequest(.get, "books")).value(forHTTPHeaderField: "X-Token"), "abc def")
     }
+
+    /// A base URL without a scheme (a host written bare, or `localhost:8080`, which reads as the
+    /// scheme `localhost`) or without a host (`https://` from an unset variable) fails each call
+    /// with a relative path, saying why; resolved, `https://` + `books` went to the host `books`.
+    /// An absolute request URL does not need the base.
+    func testABaseURLWithoutASchemeOrHostFailsEachRelativeCall() async throws {
+        let cases = [
+            ("api.example.com/v1", "no scheme"), ("localhost:8080", "no scheme"), ("http//example.com", "no scheme"),
+            ("https://", "no host"), ("http:///v1", "no host"),
+        ]
+        for (base, reason) in cases {
+            let adapter = BaseRequestAdapter(baseURL: try XCTUnwrap(URL(string: base)))
+            XCTAssertThrowsError(try adapter.adapt(try URLRequest(.get, "books")), base) { error in
+                XCTAssertEqual((error as? InvalidBaseURL)?.baseURL.absoluteString, base)
+                XCTAssertTrue("\(error)".contains(reason), "\(base): \(error)")
+            }
+            let absolute = try adapter.adapt(URLRequest(url: try XCTUnwrap(URL(string: "https://other.example/x"))))
+            XCTAssertEqual(absolute.url?.absoluteString, "https://other.example/x", base)
+            let client = URLSessionClient(baseURL: try XCTUnwrap(URL(string: base)))
+            do {
+                _ = try await client.request(.get("books", as: String.self))
+                XCTFail("\(base): sent")
+            } catch EndpointKitError.requestAdapterFailed(let name, let underlying as InvalidBaseURL) {
+                XCTAssertEqual(name, "BaseRequestAdapter", base)
+                XCTAssertTrue(underlying.reason.contains(reason), base)
+            }
+        }
+        for base in ["https://api.example.com/v1?key=k", "unix:///var/run/app.sock", "wss://stream.example.com"] {
+            XCTAssertNoThrow(try BaseRequestAdapter(baseURL: try XCTUnwrap(URL(string: base))).adapt(try URLRequest(.get, "books")), base)
+        }
+    }
 }

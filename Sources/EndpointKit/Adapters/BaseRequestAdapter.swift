@@ -10,7 +10,8 @@ import Foundation
 /// `https://api.example.com/v1` the path `books/1` (or `/books/1`) becomes
 /// `https://api.example.com/v1/books/1`. Query items of both are kept, the base's first.
 /// Absolute request URLs are left as they are. Default headers never replace a header the
-/// request already has.
+/// request already has. A base URL without a scheme, or an HTTP one without a host, fails each
+/// call with a relative path (see ``InvalidBaseURL``).
 public struct BaseRequestAdapter: RequestAdapter {
     /// The URL that relative request paths are appended to.
     public let baseURL: URL
@@ -23,6 +24,7 @@ public struct BaseRequestAdapter: RequestAdapter {
         self.baseURL = baseURL
         self.headers = headers
         self.invalidHeader = headers.lazy.compactMap(InvalidHeaderField.problem).first
+        self.invalidBase = InvalidBaseURL.problem(baseURL)
         let absolute = baseURL.absoluteString
         if baseURL.query == nil, baseURL.fragment == nil, baseURL.scheme != nil, !absolute.contains("?"), !absolute.contains("#") {
             self.joinableBase = absolute.hasSuffix("/") ? absolute : absolute + "/"
@@ -35,6 +37,8 @@ public struct BaseRequestAdapter: RequestAdapter {
     private let joinableBase: String?
     /// A default header that cannot be sent, found once.
     private let invalidHeader: InvalidHeaderField?
+    /// Why relative paths cannot be resolved against the base URL, found once.
+    private let invalidBase: InvalidBaseURL?
 
     /// Resolves the URL and adds the default headers.
     public func adapt(_ request: URLRequest) throws -> URLRequest {
@@ -47,6 +51,7 @@ public struct BaseRequestAdapter: RequestAdapter {
     /// is changed without a copy. A request this leaves alone is not copied either.
     func apply(to request: inout URLRequest) throws {
         if let url = request.url, url.scheme == nil {
+            if let invalidBase { throw invalidBase }
             request.url = try resolve(url)
         }
         if let invalidHeader { throw invalidHeader }
