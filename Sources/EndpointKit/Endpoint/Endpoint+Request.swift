@@ -13,7 +13,7 @@ extension Endpoint {
         body: (any Encodable & Sendable)? = nil, as type: Content.Type = Content.self
     ) -> Self where Self == Request<Content> {
         Request(method, path, query: query, headers: headers, body: body) { decoder, data in
-            try decoder.decode(Content.self, from: data)
+            try decoder.decodeBody(Content.self, from: data)
         }
     }
 

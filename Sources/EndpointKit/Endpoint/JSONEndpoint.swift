@@ -23,8 +23,9 @@ extension JSONEndpoint {
     /// A plain `JSONDecoder()`.
     public var decoder: JSONDecoder { JSONDecoder() }
 
-    /// Decodes ``Endpoint/Content`` from the body with ``decoder``.
+    /// Decodes ``Endpoint/Content`` from the body with ``decoder``; an empty body is `nil` when
+    /// `Content` is optional.
     public func content(from response: URLResponse?, with body: Data) throws -> Content {
-        try decoder.decode(Content.self, from: body)
+        try decoder.decodeBody(Content.self, from: body)
     }
 }

@@ -38,8 +38,9 @@ extension UploadEndpoint where Content == Void {
 }
 
 extension UploadEndpoint where Content: Decodable {
-    /// Decodes ``Content`` from a JSON response body with a plain `JSONDecoder`.
+    /// Decodes ``Content`` from a JSON response body with a plain `JSONDecoder`; an empty body
+    /// is `nil` when `Content` is optional.
     public func content(from response: URLResponse?, with body: Data) throws -> Content {
-        try JSONDecoder().decode(Content.self, from: body)
+        try JSONDecoder().decodeBody(Content.self, from: body)
     }
 }

@@ -39,6 +39,21 @@ extension ClientScenarios {
             // Nothing to decode: only the status counts.
             try await client.request(.delete("empty"))
             try await client.request(.post("empty", body: ["a": 1]))
+            // An optional type reads an empty answer (204) as nil; any other type fails on it.
+            let none = try await client.request(.get("empty", as: Book?.self))
+            XCTAssertNil(none, name)
+            struct MaybeBook: JSONEndpoint {
+                typealias Content = Book?
+                func makeRequest() throws -> URLRequest { try URLRequest(.get, "empty") }
+            }
+            let noBook = try await client.request(MaybeBook())
+            XCTAssertNil(noBook, name)
+            let someBook = try await client.request(.get("books/1", as: Book?.self))
+            XCTAssertEqual(someBook, Routes.books[0], name)
+            do {
+                _ = try await client.request(.get("empty", as: Book.self))
+                XCTFail("\(name): an empty body decoded as a Book")
+            } catch EndpointKitError.decodingFailed {}
 
             // The client's retry policy and its errors apply as to any endpoint.
             let attempt = try await client.request(.get("flaky?fail=2&key=inline", as: Attempt.self))
