@@ -30,6 +30,38 @@ final class CookieJarTests: XCTestCase {
         XCTAssertTrue(jar.cookies.isEmpty)
     }
 
+    /// A `Domain` of one label (`com`) would send the cookie to every host under it, and an IP
+    /// address has no subdomains: both are refused (RFC 6265, 5.1.3 and 5.3; curl refuses the
+    /// first too). A domain equal to the host stays.
+    func testACookieForATopLevelDomainOrAnIPAddressSuffixIsRefused() {
+        let jar = CookieJar()
+        jar.keepCookies(setBy: ["tld=1; Domain=com; Path=/", "dot=2; Domain=.com; Path=/"], from: api)
+        XCTAssertEqual(sent(jar, to: "https://other.com/"), [])
+        XCTAssertTrue(jar.cookies.isEmpty)
+        let ip = URL(string: "http://10.0.0.1/")!
+        jar.keepCookies(setBy: ["suffix=3; Domain=0.0.1; Path=/", "same=4; Domain=10.0.0.1; Path=/"], from: ip)
+        XCTAssertEqual(sent(jar, to: "http://192.0.0.1/"), [])
+        XCTAssertEqual(sent(jar, to: "http://10.0.0.1/"), ["same=4"])
+        let local = URL(string: "http://localhost:8080/")!
+        jar.keepCookies(setBy: ["local=5; Domain=localhost; Path=/"], from: local)
+        XCTAssertEqual(sent(jar, to: "http://localhost:8080/"), ["local=5"])
+    }
+
+    /// Foundation's storage, as the clients use it, keeps to the same rules: on its own it kept
+    /// `Domain=com` and sent it to every `.com` host.
+    func testFoundationStorageRefusesATopLevelDomainToo() {
+        // On Linux a group's storage is a file: one name, emptied before and after.
+        let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "EndpointKitTests")
+        let empty = { for cookie in storage.cookies ?? [] { storage.deleteCookie(cookie) } }
+        empty()
+        defer { empty() }
+        storage.keepCookies(setBy: ["tld=1; Domain=com; Path=/", "wide=2; Domain=example.com; Path=/", "host=3; Path=/"], from: api)
+        XCTAssertEqual(storage.cookiesToSend(to: URL(string: "https://other.com/")!).map(\.name), [])
+        XCTAssertEqual(storage.cookiesToSend(to: URL(string: "https://api.example.com/")!).map(\.name).sorted(), ["host", "wide"])
+        storage.keepCookies(setBy: ["suffix=4; Domain=0.0.1; Path=/"], from: URL(string: "http://10.0.0.1/")!)
+        XCTAssertEqual(storage.cookiesToSend(to: URL(string: "http://192.0.0.1/")!).map(\.name), [])
+    }
+
     func testPathsMatchAtSlashesAndDefaultToTheDirectory() {
         let jar = CookieJar()
         jar.keepCookies(setBy: ["dir=1", "v1=2; Path=/v1", "root=3; Path=/"], from: api)

@@ -10,7 +10,8 @@ import Foundation
 /// A cookie is sent back to its host (or, with a `Domain` attribute, to that domain and its
 /// subdomains), to its path and below, over `https` only when `Secure`, until it expires
 /// (`Max-Age`, else `Expires`; neither keeps it for the jar's life). A cookie for a domain the
-/// setting host is not part of is refused; a newer cookie with the same name, domain and path
+/// setting host is not part of, for a domain of one label (`com`) other than the host itself,
+/// or for a part of an IP address is refused; a newer cookie with the same name, domain and path
 /// replaces the older, and an expired one deletes it. At most ``capacity`` are kept, the
 /// oldest dropped first.
 public final class CookieJar: CookieStore {
@@ -62,7 +63,7 @@ public final class CookieJar: CookieStore {
         return stored.withLock { entries in
             entries.removeAll { $0.expires.map { $0 <= now } ?? false }
             return entries.filter { entry in
-                (entry.hostOnly ? host == entry.domain : Self.domain(host, matches: entry.domain))
+                (entry.hostOnly ? host == entry.domain : CookieDomain.host(host, matches: entry.domain))
                     && Self.path(path, matches: entry.path) && (secure || !entry.cookie.isSecure)
             }
             .sorted { $0.path.count > $1.path.count }.map(\.cookie)
@@ -78,7 +79,7 @@ public final class CookieJar: CookieStore {
             let attributes = Self.attributes(of: field)
             let hostOnly = attributes["domain"]?.isEmpty ?? true
             let domain = hostOnly ? host : parsed.domain.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "."))
-            guard hostOnly || Self.domain(host, matches: domain) else { continue }
+            guard hostOnly || CookieDomain.host(host, mayScopeTo: domain) else { continue }
             let path = attributes["path"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? Self.defaultPath(of: url)
             let expires: Date? = attributes["max-age"].flatMap { Int($0) }.map { now.addingTimeInterval(TimeInterval($0)) }
                 ?? parsed.expiresDate
@@ -107,11 +108,6 @@ public final class CookieJar: CookieStore {
             attributes[name] = pair.count > 1 ? pair[1].trimmingCharacters(in: .whitespaces) : ""
         }
         return attributes
-    }
-
-    /// RFC 6265 5.1.3: the host is the domain, or ends with `.` and the domain.
-    private static func domain(_ host: String, matches domain: String) -> Bool {
-        !domain.isEmpty && (host == domain || host.hasSuffix("." + domain))
     }
 
     /// RFC 6265 5.1.4: the cookie's path is the request's, or a prefix of it ending at a `/`.

@@ -24,9 +24,15 @@ extension HTTPCookieStorage: CookieStore {
         cookies(for: url) ?? []
     }
 
-    /// Parses each field with Foundation and stores the cookies.
+    /// Parses each field with Foundation and stores the cookies, except one for a domain the
+    /// host may not set it for (see ``CookieJar``): Foundation on Linux keeps a cookie for
+    /// `Domain=com` and sends it to every `.com` host.
     public func keepCookies(setBy fields: [String], from url: URL) {
-        let cookies = fields.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
+        guard let host = url.host?.lowercased() else { return }
+        let cookies = fields.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }.filter { cookie in
+            let domain = cookie.domain.lowercased()
+            return !domain.hasPrefix(".") || CookieDomain.host(host, mayScopeTo: String(domain.dropFirst()))
+        }
         if !cookies.isEmpty { setCookies(cookies, for: url, mainDocumentURL: nil) }
     }
 }
