@@ -65,6 +65,15 @@ final class DownloadEndpointTests: ServerTestCase {
         XCTAssertEqual(leftoverTemporaryFiles().subtracting(before), [])
     }
 
+    /// Downloads `count` bytes into `target` from a server that drops the connection halfway:
+    /// the download fails, keeping the first half and its record.
+    private func downloadDroppedHalfway(_ count: Int64, into target: URL, weakTag: Bool = false) async throws {
+        do {
+            _ = try await client.download(Download(count: count, drop: count / 2, resumableFileURL: target, weakTag: weakTag))
+            XCTFail("expected the drop to fail the download")
+        } catch EndpointKitError.transportFailed {}
+    }
+
     func testResumeAfterTheServerDroppedHalfway() async throws {
         let count: Int64 = 10 << 20
         let target = temporaryFile()
@@ -72,10 +81,7 @@ final class DownloadEndpointTests: ServerTestCase {
             try? FileManager.default.removeItem(at: target)
             try? FileManager.default.removeItem(at: target.appendingPathExtension("resume"))
         }
-        do {
-            _ = try await client.download(Download(count: count, drop: count / 2, resumableFileURL: target))
-            XCTFail("expected the drop to fail the download")
-        } catch EndpointKitError.transportFailed {}
+        try await downloadDroppedHalfway(count, into: target)
         let kept = try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? NSNumber
         XCTAssertEqual(kept?.int64Value, count / 2)
 
@@ -100,10 +106,7 @@ final class DownloadEndpointTests: ServerTestCase {
             try? FileManager.default.removeItem(at: target)
             try? FileManager.default.removeItem(at: target.appendingPathExtension("resume"))
         }
-        do {
-            _ = try await client.download(Download(count: count, drop: count / 2, resumableFileURL: target, weakTag: true))
-            XCTFail("expected the drop to fail the download")
-        } catch EndpointKitError.transportFailed {}
+        try await downloadDroppedHalfway(count, into: target, weakTag: true)
         let file = try await client.download(Download(count: count, resumableFileURL: target, weakTag: true))
         XCTAssertTrue(try fileMatchesPattern(file, count: count))
         let resumed = try XCTUnwrap(server.requests.last)
