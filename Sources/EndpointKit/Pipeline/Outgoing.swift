@@ -71,12 +71,22 @@ import Foundation
     /// upload for a second against servers that don't answer `100 Continue`.
     ///
     /// Throws ``EndpointKitError/transportFailed(url:underlying:)`` with `.unsupportedURL` for a
-    /// URL that is not http or https (`URL.isHTTP`), before anything is sent.
+    /// URL that is not http or https (`URL.isHTTP`), and
+    /// ``EndpointKitError/invalidRequest(endpoint:underlying:)`` for a `GET` with a body, before
+    /// anything is sent: Foundation refuses that (on Apple platforms too) as
+    /// `.dataLengthExceedsMaximum`, "resource exceeds maximum size", which reads as a size limit.
     func makeTask(in session: URLSession) throws -> URLSessionTask {
         if let url = request.url, let scheme = url.scheme, !url.isHTTP {
             let words = "unsupported URL: URLSessionClient speaks http and https, not \(scheme.lowercased())"
             throw EndpointKitError.transportFailed(
                 url: url, underlying: URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: words, NSURLErrorFailingURLErrorKey: url]))
+        }
+        if let method = request.httpMethod, method.utf8.count == 3, method.uppercased() == "GET", bodyLength != 0 {
+            throw EndpointKitError.invalidRequest(
+                endpoint: "URLRequest.httpBody",
+                underlying: CocoaError(.featureUnsupported, userInfo: [
+                    NSLocalizedDescriptionKey: "URLSession does not send a GET with a body (Foundation refuses it); AsyncHTTPClientClient does"
+                ]))
         }
         switch body {
         case .data(let data):

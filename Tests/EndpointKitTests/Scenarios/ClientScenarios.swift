@@ -48,6 +48,8 @@ struct ClientScenarios: Sendable {
     /// Whether the client sends each chunk of a ``ProducedBody`` as it is produced (or reads
     /// the body first).
     var sendsProducedBodiesAsProduced = false
+    /// Whether the client sends a `GET` with a body (Foundation's URLSession refuses to).
+    var sendsGETBodies = false
 
     /// Every scenario, by name.
     var all: [(String, @Sendable (TestServer, FaultRoutes) async throws -> Void)] {
@@ -106,7 +108,7 @@ struct ClientScenarios: Sendable {
 
     func methodsAndBodies(_ server: TestServer, _: FaultRoutes) async throws {
         try await with(server) { client in
-            for method in [HTTPMethod.post, .put, .patch, .delete] {
+            for method in [HTTPMethod.post, .put, .patch, .delete, .options, "QUERY"] + (sendsGETBodies ? [.get] : []) {
                 let echo = try await client.request(EchoEndpoint(method: method, query: [.init(name: "q", value: "a+b & ü")]) {
                     try $0.setJSONBody(["title": "Dune"])
                 })
@@ -115,6 +117,18 @@ struct ClientScenarios: Sendable {
                 XCTAssertEqual(echo.headers["content-type"], "application/json", name)
                 XCTAssertEqual(echo.query, "q=a%2Bb%20%26%20%C3%BC", name)
             }
+            // A client that cannot send a GET with a body says so before sending, where
+            // Foundation's own error reads "resource exceeds maximum size".
+            guard !sendsGETBodies else { return }
+            let sent = server.requests.count
+            do {
+                _ = try await client.request(EchoEndpoint(method: .get) { try $0.setJSONBody(["title": "Dune"]) })
+                XCTFail("\(name): a GET with a body went through")
+            } catch EndpointKitError.invalidRequest(let endpoint, let underlying) {
+                XCTAssertEqual(endpoint, "URLRequest.httpBody", name)
+                XCTAssertTrue("\(underlying.localizedDescription)".contains("GET with a body"), "\(name): \(underlying)")
+            }
+            XCTAssertEqual(server.requests.count, sent, name)
         }
     }
 
