@@ -40,7 +40,7 @@ public struct InvalidHeaderField: Error, Sendable, Equatable, CustomStringConver
     /// ``!#$%&'*+-.^_`|~``, at least one), or `nil` when it is.
     static func problem(name: String) -> InvalidHeaderField? {
         guard !HTTPToken.isToken(name) else { return nil }
-        return InvalidHeaderField(name: name, reason: "a name is letters, digits and !#$%&'*+-.^_`|~ only")
+        return InvalidHeaderField(name: name, reason: "a name is " + HTTPToken.rule)
     }
 
     /// Throws ``EndpointKitError/invalidRequest(endpoint:underlying:)`` around the field's

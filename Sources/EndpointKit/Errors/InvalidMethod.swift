@@ -21,7 +21,7 @@ public struct InvalidMethod: Error, Sendable, Equatable, CustomStringConvertible
 
     /// Names the method, escaped, so that a line break in it shows.
     public var description: String {
-        "method \(method.debugDescription) cannot be sent: a method is letters, digits and !#$%&'*+-.^_`|~ only"
+        "method \(method.debugDescription) cannot be sent: a method is " + HTTPToken.rule
     }
 
     /// Throws ``EndpointKitError/invalidRequest(endpoint:underlying:)`` around an

@@ -1,5 +1,8 @@
 /// RFC 9110's token (5.6.2), what a header field's name and a request method are made of.
 enum HTTPToken {
+    /// The rule, in words, for error messages.
+    static let rule = "letters, digits and !#$%&'*+-.^_`|~ only"
+
     /// Whether `text` is a token: at least one letter, digit or one of ``!#$%&'*+-.^_`|~``.
     static func isToken(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy(isTokenByte)
