@@ -74,7 +74,10 @@ public final class WebSocket: AsyncSequence, Sendable {
 
     /// Closes the socket with `code` and `reason`, and returns once the connection is closed
     /// (a peer that does not answer within a few seconds is cut off). Messages the peer sent
-    /// before its answer are still yielded; then the iteration ends.
+    /// before its answer are still yielded; then the iteration ends. As RFC 6455 asks (a peer
+    /// fails the connection otherwise), `reason` is cut to 123 bytes of whole characters, and a
+    /// code that is never sent (1004, 1005, 1006, 1015, or outside 1000-4999) goes as a close
+    /// without a code.
     public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") async {
         keepAlive.withLock { $0?.cancel() }
         await channel.close(code: code, reason: reason)

@@ -165,6 +165,21 @@ struct WebSocketScenarios: Sendable {
                 XCTFail("\(name): send after close succeeded")
             } catch EndpointKitError.webSocketClosed {}
         }
+        // A reason past a close frame's 125 bytes is cut (whole characters), and a code that is
+        // never sent (1006) goes as a close without one: the peer would fail the connection.
+        for (code, reason, seen) in [(WebSocketCloseCode.goingAway, String(repeating: "é", count: 100), "closed 1001"), (.abnormalClosure, "", "closed none")] {
+            try await with(server) { client in
+                let socket = try await client.webSocket(SocketEndpoint())
+                try await socket.send(.text("before"))
+                var iterator = socket.makeAsyncIterator()
+                _ = try await iterator.next()
+                let ends = server.webSocketEnds.count
+                await socket.close(code: code, reason: reason)
+                let answered = await waitUntil(timeout: 5) { server.webSocketEnds.count > ends }
+                XCTAssertTrue(answered, "\(name), \(code)")
+                XCTAssertEqual(server.webSocketEnds.last, seen, "\(name), \(code): \(server.webSocketEnds)")
+            }
+        }
     }
 
     /// Frames the server writes in the same segment as its 101 (as Python's websockets can) are
