@@ -188,14 +188,12 @@ final class WebSocketFrameHandler: ChannelDuplexHandler {
         guard let context else { return }
         guard closeSent == nil, !closeReceived else { return }
         closeSent = code
-        var payload = context.channel.allocator.buffer(capacity: 125)
-        // RFC 6455 (5.5, 7.4): a close frame holds at most 125 bytes, and 1005, 1006, 1015 and
-        // codes outside 1000-4999 are never sent; a peer fails the connection over either. Such
-        // a code goes as a close without one; a reason is cut to 123 bytes, whole characters.
-        if (1000...4999).contains(code.rawValue), ![1004, 1005, 1006, 1015].contains(code.rawValue) {
+        var payload = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
+        // A code a close frame may not carry goes as a close without one (the reason, cut to
+        // fit by `WebSocket.close`, needs a code before it).
+        if code.mayBeSent {
             payload.writeInteger(code.rawValue)
-            var bytes = 0
-            payload.writeString(String(reason.prefix { bytes += $0.utf8.count; return bytes <= 123 }))
+            payload.writeString(reason)
         }
         write(context, .connectionClose, payload)
         let channel = context.channel

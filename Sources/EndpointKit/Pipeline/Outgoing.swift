@@ -81,7 +81,7 @@ import Foundation
             throw EndpointKitError.transportFailed(
                 url: url, underlying: URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: words, NSURLErrorFailingURLErrorKey: url]))
         }
-        if let method = request.httpMethod, method.utf8.count == 3, method.uppercased() == "GET", bodyLength != 0 {
+        if HTTPMethod(request.httpMethod ?? "GET") == .get, bodyLength != 0 {
             throw EndpointKitError.invalidRequest(
                 endpoint: "URLRequest.httpBody",
                 underlying: CocoaError(.featureUnsupported, userInfo: [

@@ -75,12 +75,14 @@ public final class WebSocket: AsyncSequence, Sendable {
     /// Closes the socket with `code` and `reason`, and returns once the connection is closed
     /// (a peer that does not answer within a few seconds is cut off). Messages the peer sent
     /// before its answer are still yielded; then the iteration ends. As RFC 6455 asks (a peer
-    /// fails the connection otherwise), `reason` is cut to 123 bytes of whole characters, and a
-    /// code that is never sent (1004, 1005, 1006, 1015, or outside 1000-4999) goes as a close
-    /// without a code.
+    /// fails the connection otherwise), `reason` is cut to 123 bytes of whole characters, and
+    /// `AsyncHTTPClientClient` sends a code that is never sent (1004, 1005, 1006, 1015, or
+    /// outside 1000-4999) as a close without a code.
     public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") async {
         keepAlive.withLock { $0?.cancel() }
-        await channel.close(code: code, reason: reason)
+        // A close frame holds at most 125 bytes: the code's two and the reason's.
+        var bytes = 0
+        await channel.close(code: code, reason: String(reason.prefix { bytes += $0.utf8.count; return bytes <= 123 }))
     }
 
     /// Returns an iterator over the received messages.

@@ -13,7 +13,8 @@ import Foundation
     func ping() async throws
 
     /// Runs the closing handshake and returns once the connection is closed; a peer that does
-    /// not answer within a few seconds is cut off.
+    /// not answer within a few seconds is cut off. `reason` already fits a close frame (123
+    /// bytes at most); ``WebSocketCloseCode/mayBeSent`` says whether a frame may carry `code`.
     func close(code: WebSocketCloseCode, reason: String) async
 
     /// Reads again after the inbox asked the channel to pause.

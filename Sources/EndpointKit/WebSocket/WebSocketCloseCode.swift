@@ -31,4 +31,11 @@ public struct WebSocketCloseCode: RawRepresentable, Hashable, Sendable, CustomSt
 
     /// The number, such as `1000`.
     public var description: String { String(rawValue) }
+
+    /// Whether a close frame may carry it (RFC 6455, 7.4): 1000-4999 but 1004, 1005, 1006 and
+    /// 1015, which are reserved or only reported. A peer fails the connection over any other.
+    /// SPI for EndpointKit's client packages.
+    @_spi(Transport) public var mayBeSent: Bool {
+        (1000...4999).contains(rawValue) && ![1004, 1005, 1006, 1015].contains(rawValue)
+    }
 }
