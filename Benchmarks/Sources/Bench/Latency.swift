@@ -191,7 +191,7 @@ enum Latency {
 
     /// The contender of loop and hammer whose name starts with `name`: a table row, a stream,
     /// the raw delegate API or an OpenAPI row.
-    private static func named(_ name: String, baseURL: URL, httpClient: HTTPClient, ahcClient: AsyncHTTPClientClient) -> Contender? {
+    static func named(_ name: String, baseURL: URL, httpClient: HTTPClient, ahcClient: AsyncHTTPClientClient) -> Contender? {
         (contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
             + streamed(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
             + delegateAPI(baseURL: baseURL, httpClient: httpClient) + OpenAPIRows.contenders(baseURL: baseURL, httpClient: httpClient))

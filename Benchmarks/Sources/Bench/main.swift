@@ -7,6 +7,9 @@ import Foundation
 //                                          both also know "raw AHC delegate API + HTTPURLResponse",
 //                                          "raw AHC future API + HTTPURLResponse", the streams and
 //                                          the OpenAPI rows)
+// bench paired A B SECONDS CONCURRENCY  two clients in alternating quarter-second phases: the
+//                                          median ratio of neighbouring phases (throughput, CPU
+//                                          per request), steady where a shared VM's speed drifts
 // bench latency | memory | allocations | cancellation | cache   one section of the table
 // bench openapi [--quick]                a generated OpenAPI client on each transport
 // bench overload [--quick]               a fleet of client processes against a failing dependency
@@ -69,6 +72,10 @@ if let outside, positional.count == 5, positional[1] == "hammer", let seconds = 
     try await Latency.hammer(client: positional[2], baseURL: outside, seconds: seconds, concurrency: concurrency, serverInProcess: false)
     exit(0)
 }
+if let outside, positional.count == 6, positional[1] == "paired", let seconds = Double(positional[4]), let concurrency = Int(positional[5]) {
+    try await Paired.run(positional[2], positional[3], baseURL: outside, seconds: seconds, concurrency: concurrency)
+    exit(0)
+}
 if let outside, positional.count >= 3, positional[1] == "burst", let count = Int(positional[2]) {
     try await Burst.table(baseURL: outside, path: ProcessInfo.processInfo.environment["BENCH_PATH"] ?? "json", count: count)
     exit(0)
@@ -94,6 +101,10 @@ if arguments.count == 4, arguments[1] == "loop", let count = Int(arguments[3]) {
 }
 if arguments.count == 5, arguments[1] == "hammer", let seconds = Double(arguments[3]), let concurrency = Int(arguments[4]) {
     try await Latency.hammer(client: arguments[2], baseURL: server.baseURL, seconds: seconds, concurrency: concurrency, serverInProcess: true)
+    exit(0)
+}
+if arguments.count == 6, arguments[1] == "paired", let seconds = Double(arguments[4]), let concurrency = Int(arguments[5]) {
+    try await Paired.run(arguments[2], arguments[3], baseURL: server.baseURL, seconds: seconds, concurrency: concurrency)
     exit(0)
 }
 if arguments.count >= 2, arguments[1] == "latency" {
