@@ -138,9 +138,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(.performDefaultHandling, nil)
     }
 
+    /// Foundation on Linux never hands over the head of a 301, 302, 303, 307 or 308 that has no
+    /// `Location` (nor its body): the task's own `response` is then the answer.
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let handler = state.withLock { $0.routes.removeValue(forKey: task.taskIdentifier) }
-        handler?.didComplete(error: error)
+        handler?.didComplete(error: error, unreported: task.response as? HTTPURLResponse)
     }
 
     func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {

@@ -217,14 +217,16 @@ final class TransferHandler: Sendable {
         if let report { self.report(report) }
     }
 
-    func didComplete(error: (any Error)?) {
+    /// The task has ended, with `error` if it failed. `unreported` is the task's response as
+    /// Foundation kept it, for an answer whose head never came to ``didReceive(response:)``.
+    func didComplete(error: (any Error)?, unreported: HTTPURLResponse? = nil) {
         let ended = state.withLock { state -> (HTTPURLResponse?, IncomingBody?, DownloadFile?, (any Error)?)? in
             // A stopped call has ended already, and its file is no longer this task's.
             guard !state.stopped else { return nil }
             defer { (state.incoming, state.file) = (nil, nil) }
             // Bytes that arrived before a failure are a valid prefix to resume after.
             if let handle = state.incoming?.handle, let pending = state.incoming?.takePending() { write(pending, to: handle) }
-            return (state.response, state.incoming, state.callFile, state.endedAtChallenge ? nil : error)
+            return (state.response ?? unreported, state.incoming, state.callFile, state.endedAtChallenge ? nil : error)
         }
         guard let (response, incoming, file, error) = ended else { return }
         let handle = incoming?.handle

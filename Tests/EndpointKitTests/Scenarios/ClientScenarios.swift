@@ -50,6 +50,9 @@ struct ClientScenarios: Sendable {
     var sendsProducedBodiesAsProduced = false
     /// Whether the client sends a `GET` with a body (Foundation's URLSession refuses to).
     var sendsGETBodies = false
+    /// Whether the client reads the body of a redirect status that comes without a `Location`
+    /// (Foundation's URLSession on Linux drops it).
+    var readsBodiesOfRedirectsWithoutLocation = false
 
     /// Every scenario, by name.
     var all: [(String, @Sendable (TestServer, FaultRoutes) async throws -> Void)] {
@@ -140,6 +143,26 @@ struct ClientScenarios: Sendable {
             } catch let EndpointKitError.unacceptableStatus(failure) {
                 XCTAssertEqual(failure.statusCode, 404, name)
                 XCTAssertEqual(failure.bodyText, "gone", name)
+            }
+            // A redirect status without a Location is the answer (as curl and browsers take it),
+            // whether the call reads it whole or as a stream. Foundation on Linux never hands
+            // its head to the delegate, nor its body.
+            for code in [301, 302, 303, 307, 308] {
+                let endpoint = PathEndpoint(path: "status", query: [.init(name: "code", value: "\(code)"), .init(name: "body", value: "no Location")])
+                do {
+                    try await client.request(endpoint)
+                    XCTFail("\(name), \(code): expected an error")
+                } catch let EndpointKitError.unacceptableStatus(failure) {
+                    XCTAssertEqual(failure.statusCode, code, "\(name), \(code)")
+                    XCTAssertEqual(failure.headers["X-Test"], "yes", "\(name), \(code)")
+                    XCTAssertEqual(failure.bodyText, readsBodiesOfRedirectsWithoutLocation ? "no Location" : "", "\(name), \(code)")
+                }
+                do {
+                    _ = try await client.stream(endpoint)
+                    XCTFail("\(name), \(code): expected an error from the stream")
+                } catch let EndpointKitError.unacceptableStatus(failure) {
+                    XCTAssertEqual(failure.statusCode, code, "\(name), \(code), stream")
+                }
             }
         }
     }
