@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 
@@ -50,6 +51,8 @@ extension AsyncHTTPClientTransport {
             code = .timedOut
         } else if let error = error as? HTTPClientError, error == .unsupportedScheme(url.scheme ?? "") {
             code = .unsupportedURL
+        } else if decompressionFailure(error) != nil {
+            code = .cannotDecodeContentData
         } else if text.contains("refused") {
             code = .cannotConnectToHost
         } else if text.contains("dns") || text.contains("resolve") || text.contains("unknown host") || text.contains("lookup") {
@@ -77,6 +80,7 @@ extension AsyncHTTPClientTransport {
         case .cannotConnectToHost: "Could not connect to \(place): \(reason)"
         case .networkConnectionLost: "The connection to \(place) was lost: \(reason)"
         case .timedOut: "Timed out talking to \(place): \(reason)"
+        case .cannotDecodeContentData: "The body from \(place) could not be decoded as its Content-Encoding says: \(reason)"
         default: "The exchange with \(place) failed: \(reason)"
         }
     }
@@ -87,9 +91,24 @@ extension AsyncHTTPClientTransport {
         let socket = (error as? IOError) ?? ((error as? NIOConnectionError)?.connectionErrors.first?.error as? IOError)
         if let socket { return String(cString: strerror(socket.errnoCode)) }
         if let error = error as? HTTPClientError { return error.shortDescription }
+        if let failure = decompressionFailure(error) { return failure }
         if let error = error as? HTTPParserError, error == .invalidEOFState { return "the server closed it before the answer was complete" }
         if error is HTTPParserError || error is ChannelError { return String(describing: error) }
         return String(describing: type(of: error))
+    }
+
+    /// What went wrong in AsyncHTTPClient's decompressor, when `error` is its.
+    private static func decompressionFailure(_ error: any Error) -> String? {
+        switch error {
+        case NIOHTTPDecompression.DecompressionError.inflationError(let status):
+            // zlib's Z_DATA_ERROR, as for `deflate` sent raw: RFC 9110 (8.4.1.2) names the zlib format.
+            "zlib stopped with error \(status)" + (status == -3 ? " (a deflate body must be in the zlib format; some servers send it raw)" : "")
+        case NIOHTTPDecompression.DecompressionError.initializationError(let status): "zlib could not start (error \(status))"
+        case NIOHTTPDecompression.DecompressionError.limit: "it decompresses past the HTTPClient's limit"
+        case let extra as NIOHTTPDecompression.ExtraDecompressionError:
+            extra == .truncatedData ? "it ends before its compressed data does" : "bytes follow its compressed data"
+        default: nil
+        }
     }
 
     /// The cause of a failed handshake, when `error` is NIOSSL's.

@@ -118,6 +118,17 @@ extension ClientScenarios {
                 let book = try await client.request(GetBook(path: encoding))
                 XCTAssertEqual(book, Routes.books[0], "\(name), \(encoding)")
             }
+            // `deflate` without zlib's wrapping, as some servers send it: read, or refused as a
+            // body that cannot be decoded.
+            do {
+                let book = try await client.request(GetBook(path: "raw-deflate"))
+                XCTAssertEqual(book, Routes.books[0], name)
+                XCTAssertTrue(readsRawDeflate, "\(name): read raw deflate after all")
+            } catch let EndpointKitError.transportFailed(url, underlying) where !readsRawDeflate {
+                XCTAssertEqual(url?.path, "/raw-deflate", name)
+                XCTAssertEqual((underlying as? URLError)?.code, .cannotDecodeContentData, "\(name): \(underlying)")
+                XCTAssertTrue("\(underlying)".contains("deflate"), "\(name): \(underlying)")
+            }
         }
     }
 

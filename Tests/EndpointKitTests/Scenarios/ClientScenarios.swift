@@ -53,6 +53,9 @@ struct ClientScenarios: Sendable {
     /// Whether the client reads the body of a redirect status that comes without a `Location`
     /// (Foundation's URLSession on Linux drops it).
     var readsBodiesOfRedirectsWithoutLocation = false
+    /// Whether the client reads a `deflate` body sent without zlib's wrapping, as libcurl does
+    /// (or refuses it as a body it cannot decode).
+    var readsRawDeflate = true
 
     /// Every scenario, by name.
     var all: [(String, @Sendable (TestServer, FaultRoutes) async throws -> Void)] {

@@ -38,6 +38,8 @@ enum Routes {
         "GZIP": gzipBook,
     ]
     static let deflateBook = "eJyrVspMUbIy1FEqySzJSVWyUnIpzUtV0lFKLC3JyC9SsqpWykvMBYm7FSXmZSt4pBYlpRaVKNXWAgAARxKH"
+    /// `books[0]` as raw deflate, without zlib's wrapping: what some servers send as `deflate`.
+    static let rawDeflateBook = "q1bKTFGyMtRRKsksyUlVslJyKc1LVdJRSiwtycgvUrKqVspLzAWJuxUl5mUreKQWJaUWlSjV1gIA"
 
     static let standard: TestServer.Handler = { request, response in
         let query = request.queryItems
@@ -125,10 +127,10 @@ enum Routes {
             let coding = request.queryItems["coding"] ?? "identity"
             let body = encodedBooks[coding].flatMap { Data(base64Encoded: $0) } ?? Data(#"{"id":1,"title":"Dune","author":{"name":"Frank Herbert"}}"#.utf8)
             try await response.send(headers: [("Content-Type", "application/json"), ("Content-Encoding", coding)], body: body)
-        case "/gzip", "/deflate":
-            let body = Data(base64Encoded: request.path == "/gzip" ? gzipBook : deflateBook) ?? Data()
+        case "/gzip", "/deflate", "/raw-deflate":
+            let body = Data(base64Encoded: ["/gzip": gzipBook, "/deflate": deflateBook][request.path] ?? rawDeflateBook) ?? Data()
             try await response.send(
-                headers: [("Content-Type", "application/json"), ("Content-Encoding", String(request.path.dropFirst()))],
+                headers: [("Content-Type", "application/json"), ("Content-Encoding", request.path == "/gzip" ? "gzip" : "deflate")],
                 body: body)
         case "/wire":
             // Responses as servers really send them, written byte for byte. Each closes its
