@@ -222,12 +222,9 @@ enum Latency {
         let ahcClient = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
         guard let contender = named(name, baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
         else { return print("no client named \(name)") }
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        let cpu0 = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        let cpu0 = processCPUSeconds()
         let cell = try await measure(contender, path: profiledPath, concurrency: concurrency, seconds: seconds)
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        let cpu1 = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        let cpu1 = processCPUSeconds()
         print(String(format: "%@: %.0f req/s, %.1f µs CPU per request (%@)", contender.name, cell.requestsPerSecond, (cpu1 - cpu0) / (cell.requestsPerSecond * seconds) * 1e6,
             serverInProcess ? "server included" : "this process"))
         try await httpClient.shutdown()

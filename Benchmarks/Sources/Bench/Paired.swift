@@ -51,15 +51,8 @@ enum Paired {
 
     /// Requests completed and CPU seconds this process spent in one phase of `seconds`.
     private static func phaseFigures(_ contender: Latency.Contender, path: String, concurrency: Int, seconds: Double) async throws -> (requests: Double, cpu: Double) {
-        let before = cpuSeconds()
+        let before = processCPUSeconds()
         let cell = try await Latency.measure(contender, path: path, concurrency: concurrency, seconds: seconds)
-        return (cell.requestsPerSecond * seconds, cpuSeconds() - before)
-    }
-
-    /// User and system CPU time of this process so far.
-    private static func cpuSeconds() -> Double {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return (cell.requestsPerSecond * seconds, processCPUSeconds() - before)
     }
 }

@@ -41,13 +41,25 @@ enum PipelineCost {
                 ReceivedResponse(head: ResponseHead(url: url, statusCode: 200, version: "HTTP/1.1", fields: fields), body: body, fileURL: nil)
             }),
         ]
-        print("\nEndpointKit's own steps of a small GET, with a transport that answers at once (median of 3 runs of \(count) calls):")
+        print("\nEndpointKit's own steps of a small GET, with a transport that answers at once (median of 3 runs of \(count) calls;")
+        print("then CPU time a call with the calls spread over 2 and 16 tasks at once, for what contention adds):")
         for (name, transport) in transports {
             let pipeline = Pipeline(
                 requestAdapter: BaseRequestAdapter(baseURL: baseURL), responseObserver: nil, retryPolicy: .none, timeout: nil,
                 maximumBodySize: 100 << 20, transport: transport)
             let micros = try await microsecondsPerCall(count) { _ in _ = try await pipeline.perform(RequestCall(RawBytes(path: "json"))) }
             print(String(format: "  %@: %.2f µs a call", name, micros))
+            for width in [2, 16] {
+                let cpu0 = processCPUSeconds()
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<width {
+                        group.addTask { for _ in 0..<(count / width) { _ = try await pipeline.perform(RequestCall(RawBytes(path: "json"))) } }
+                    }
+                    try await group.waitForAll()
+                }
+                let cpu1 = processCPUSeconds()
+                print(String(format: "    %d at once: %.2f µs CPU a call", width, (cpu1 - cpu0) / Double(count) * 1e6))
+            }
         }
     }
 }
