@@ -31,6 +31,26 @@ final class URLRequestBuildingTests: ServerTestCase {
         XCTAssertEqual(request.httpMethod, "GET")
     }
 
+    /// An escape written into the path is kept, as it is in a hand-written query and in any URL
+    /// string: an ID escaped by its caller (`a%2Fb`, an ID holding a `/`) reaches the server as
+    /// written, not escaped twice (`a%252Fb`, another ID). A `%` that starts no escape is escaped.
+    func testAnEscapeWrittenInThePathIsKept() async throws {
+        let request = try URLRequest(.get, "files/a%2Fb c/100%/%zz/%C3%BC?q=%20")
+        XCTAssertEqual(request.url?.relativeString, "files/a%2Fb%20c/100%25/%25zz/%C3%BC?q=%20")
+        _ = try? await client.request(PathEndpoint(path: "files/a%2Fb/%E6%9D%B1"))
+        XCTAssertEqual(server.requests.last?.uri, "/files/a%2Fb/%E6%9D%B1")
+    }
+
+    /// A `%` that starts no escape in a hand-written query is sent escaped: Foundation killed
+    /// the process when the request was built ("Attempting to set percentEncodedQuery with
+    /// invalid characters").
+    func testAStrayPercentInAHandWrittenQueryIsEscaped() async throws {
+        for (written, value) in [("q=50% off", "50% off"), ("q=%zz", "%zz"), ("q=100%", "100%"), ("q=%2", "%2")] {
+            _ = try await client.request(EchoEndpoint(path: "echo?" + written))
+            XCTAssertEqual(server.requests.last?.queryItems["q"], value, written)
+        }
+    }
+
     func testAbsoluteURLsKeepTheirQueryAndGainTheNewOne() throws {
         let request = try URLRequest(.delete, "https://example.com/a?x=1", query: [.init(name: "y", value: "2 3")])
         XCTAssertEqual(request.url?.absoluteString, "https://example.com/a?x=1&y=2%203")

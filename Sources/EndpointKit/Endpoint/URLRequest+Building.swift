@@ -8,8 +8,10 @@ extension URLRequest {
     /// Builds a request for `path`, which is relative to the client's base URL (see
     /// ``BaseRequestAdapter``) unless it is an absolute URL.
     ///
-    /// The path is percent-encoded as a path (a space becomes `%20`; `/` separates segments).
-    /// A `?` in it starts a query written by hand (`"books?page=2"`), kept as written.
+    /// The path is percent-encoded as a path (a space becomes `%20`; `/` separates segments),
+    /// keeping the escapes written into it (`a%2Fb` stays one segment; a `%` that starts none
+    /// becomes `%25`). A `?` in it starts a query written by hand (`"books?page=2"`), encoded
+    /// the same way.
     /// `query` names and values are percent-encoded so that reserved characters (`&`, `=`, `+`,
     /// `#`, `?`) and non-ASCII text arrive as written.
     ///
@@ -66,11 +68,8 @@ extension URLRequest {
         } else {
             components = URLComponents()
             let parts = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-            components.path = String(parts[0])
-            if parts.count == 2 {
-                components.percentEncodedQuery = String(parts[1])
-                    .addingPercentEncoding(withAllowedCharacters: QueryEncoding.handWritten)
-            }
+            components.percentEncodedPath = WrittenEscapes.encode(parts[0], allowed: .urlPathAllowed)
+            if parts.count == 2 { components.percentEncodedQuery = WrittenEscapes.encode(parts[1], allowed: .urlQueryAllowed) }
         }
         if !query.isEmpty {
             let existing = components.percentEncodedQuery.map { [$0] } ?? []

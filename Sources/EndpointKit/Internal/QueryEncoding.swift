@@ -9,13 +9,6 @@ enum QueryEncoding {
         return set
     }()
 
-    /// What a query written by hand may hold as it is: its own `%` escapes, `&` and `=` included.
-    static let handWritten: CharacterSet = {
-        var set = CharacterSet.urlQueryAllowed
-        set.insert("%")
-        return set
-    }()
-
     static func encode(_ items: [URLQueryItem]) -> String {
         items.map { item in
             let name = escape(item.name)
