@@ -109,6 +109,7 @@ import Foundation
                     try Task.checkCancellation()
                     var request = try await RequestAdapterChain.run(requestAdapter, on: built.request)
                     try InvalidMethod.check(request)
+                    try InvalidPort.check(request)
                     events.attemptStarted(context, request: &request)
                     record.request = request
                     let sending = Self.prepared(built, sending: request)

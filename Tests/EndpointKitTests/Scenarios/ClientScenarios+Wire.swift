@@ -16,8 +16,35 @@ extension ClientScenarios {
             ("a streamed POST is not labelled a form", streamedPostIsNotAForm),
             ("idle connections closed by the server", idleConnectionsClosed),
             ("default request headers", defaultRequestHeaders), ("a line break in a header", lineBreakInAHeader), ("cookies set on a redirect", cookiesSetOnARedirect),
-            ("credentials in the URL", credentialsInTheURL),
+            ("credentials in the URL", credentialsInTheURL), ("a port outside 1-65535", portOutOfRange),
         ]
+    }
+
+    /// A URL whose port no TCP server can listen on (a typo in a configured base URL, or a
+    /// server's redirect) fails before anything is sent, saying so. AsyncHTTPClient killed the
+    /// process over an IP address with such a port, and sent to the port cut to 16 bits for a
+    /// host name; Foundation failed with URLError -1000 and no reason.
+    func portOutOfRange(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server, Options(timeout: 10)) { client in
+            for url in ["http://127.0.0.1:99999/echo", "http://localhost:65536/echo", "http://127.0.0.1:0/echo"] {
+                do {
+                    try await client.request(PathEndpoint(path: url))
+                    XCTFail("\(name), \(url): sent")
+                } catch EndpointKitError.invalidRequest(_, let underlying as InvalidPort) {
+                    XCTAssertEqual(underlying.port, URL(string: url)?.port, "\(name), \(url)")
+                    XCTAssertTrue("\(underlying)".contains("between 1 and 65535"), "\(name): \(underlying)")
+                } catch {
+                    XCTFail("\(name), \(url): \(error)")
+                }
+            }
+            do {
+                try await client.request(PathEndpoint(path: "redirect", query: [.init(name: "to", value: "http://127.0.0.1:99999/echo")]))
+                XCTFail("\(name): followed to port 99999")
+            } catch EndpointKitError.redirectRefused(let url, let reason) {
+                XCTAssertEqual(url?.path, "/redirect", name)
+                XCTAssertTrue(reason.contains("port 99999"), "\(name): \(reason)")
+            }
+        }
     }
 
     /// A URL's user and password (`http://user:pass@host/`, httpbin's `/basic-auth` as users
