@@ -51,6 +51,8 @@ extension AsyncHTTPClientTransport {
             code = .timedOut
         } else if let error = error as? HTTPClientError, error == .unsupportedScheme(url.scheme ?? "") {
             code = .unsupportedURL
+        } else if let error = error as? HTTPClientError, error == .emptyHost {
+            code = .badURL
         } else if decompressionFailure(error) != nil {
             code = .cannotDecodeContentData
         } else if text.contains("refused") {
@@ -74,6 +76,7 @@ extension AsyncHTTPClientTransport {
     private static func sentence(_ code: URLError.Code, url: URL, error: any Error) -> String {
         if code == .cannotFindHost { return "Could not resolve host: \(url.host ?? "")" }
         if code == .unsupportedURL { return "unsupported URL: AsyncHTTPClient speaks http and https, not \(url.scheme ?? "this")" }
+        if code == .badURL { return "HTTP URL must have a host" }
         let place = "\(url.host ?? "the server") port \(url.effectivePort)"
         let reason = reason(error)
         return switch code {

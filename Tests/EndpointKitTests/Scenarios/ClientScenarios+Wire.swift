@@ -37,6 +37,14 @@ extension ClientScenarios {
                     XCTFail("\(name), \(url): \(error)")
                 }
             }
+            // No host at all: a bad URL, in libcurl's words, with either client.
+            do {
+                try await client.request(PathEndpoint(path: "http:///echo"))
+                XCTFail("\(name): sent without a host")
+            } catch let EndpointKitError.transportFailed(_, underlying as URLError) {
+                XCTAssertEqual(underlying.code, .badURL, "\(name): \(underlying)")
+                XCTAssertTrue("\(underlying)".contains("must have a host"), "\(name): \(underlying)")
+            }
             do {
                 try await client.request(PathEndpoint(path: "redirect", query: [.init(name: "to", value: "http://127.0.0.1:99999/echo")]))
                 XCTFail("\(name): followed to port 99999")
