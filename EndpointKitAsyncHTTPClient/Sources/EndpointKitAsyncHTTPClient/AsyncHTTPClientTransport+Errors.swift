@@ -51,6 +51,8 @@ extension AsyncHTTPClientTransport {
             code = .timedOut
         } else if let error = error as? HTTPClientError, error == .unsupportedScheme(url.scheme ?? "") {
             code = .unsupportedURL
+        } else if let error = error as? HTTPParserError, error != .invalidEOFState {
+            code = .cannotParseResponse
         } else if let error = error as? HTTPClientError, error == .emptyHost {
             code = .badURL
         } else if decompressionFailure(error) != nil {
@@ -84,6 +86,7 @@ extension AsyncHTTPClientTransport {
         case .networkConnectionLost: "The connection to \(place) was lost: \(reason)"
         case .timedOut: "Timed out talking to \(place): \(reason)"
         case .cannotDecodeContentData: "The body from \(place) could not be decoded as its Content-Encoding says: \(reason)"
+        case .cannotParseResponse: "The answer from \(place) is not valid HTTP: \(reason)"
         default: "The exchange with \(place) failed: \(reason)"
         }
     }

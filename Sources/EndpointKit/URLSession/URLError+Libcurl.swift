@@ -12,7 +12,8 @@ extension URLError {
     /// short ("transfer closed with 981 bytes remaining to read") and a request it broke off
     /// ("Send failure: Broken pipe"), both `.unknown`, and a connection closed with no answer
     /// at all ("Empty reply from server", `.badServerResponse`). A TLS failure is typed by
-    /// ``TLSFailure``. The words are kept.
+    /// ``TLSFailure``. The words are kept. A response head Foundation could not read (libcurl's
+    /// "Failed writing header", `.unknown`) is `.cannotParseResponse`, saying what it balks at.
     ///
     /// A URL whose host is an IPv6 address (`http://[::1]:8080/`) is `.badURL` on Linux before
     /// anything is sent, because Foundation compares libcurl's host (bracketed) with
@@ -28,6 +29,16 @@ extension URLError {
                 return URLError(.badURL, userInfo: userInfo)
             }
         #endif
+        if let urlError = error as? URLError, urlError.code == .unknown,
+            urlError.localizedDescription.lowercased().contains("failed writing header")
+        {
+            var userInfo = urlError.userInfo
+            userInfo[NSLocalizedDescriptionKey] =
+                "Foundation on Linux could not read the response's head (a header that is not UTF-8, such as a Latin-1 "
+                + "file name, or a status line without a space after the code) and refused the whole response "
+                + "(libcurl: Failed writing header); AsyncHTTPClientClient reads it"
+            return URLError(.cannotParseResponse, userInfo: userInfo)
+        }
         guard let urlError = error as? URLError, let words = connectionLostWords[urlError.code],
             words.contains(where: urlError.localizedDescription.lowercased().contains)
         else { return TLSFailure.typed(error, url: url) }

@@ -179,8 +179,9 @@ extension ClientScenarios {
                     let book = try await client.request(endpoint)
                     XCTAssertEqual(book, Routes.books[0], "\(name), \(form)")
                     XCTAssertFalse(unreadableForms.contains(form), "\(name), \(form): read after all")
-                } catch EndpointKitError.transportFailed where unreadableForms.contains(form) {
-                    // Fails cleanly, as it must.
+                } catch let EndpointKitError.transportFailed(_, underlying) where unreadableForms.contains(form) {
+                    // Fails cleanly, as it must, as an answer that could not be read.
+                    XCTAssertEqual((underlying as? URLError)?.code, .cannotParseResponse, "\(name), \(form): \(underlying)")
                 } catch {
                     XCTFail("\(name), \(form): \(error)")
                 }
