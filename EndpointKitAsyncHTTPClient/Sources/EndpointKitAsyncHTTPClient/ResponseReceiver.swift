@@ -6,8 +6,8 @@ import NIOHTTP1
 
 /// A response received through AsyncHTTPClient's delegate API: its head, then its body chunk
 /// by chunk (``next()``). A streamed body has back-pressure: the connection is not read while
-/// 256 KiB wait for the reader. A body read whole is kept as it comes, and ``head()`` wakes its
-/// caller once it is all there.
+/// 256 KiB wait for the reader. A body read whole is gathered into one buffer as it comes, and
+/// ``head()`` wakes its caller once it is all there.
 ///
 /// Every callback stores what it got and hands it to the caller if one waits, so the chunks
 /// that come with the head (all of a small body, usually) are there when the reader asks: no
@@ -174,7 +174,17 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
                 state.waiter = nil
                 return (continuation, nil, nil)
             }
-            state.chunks.append(buffer)
+            // A body read whole is gathered into one buffer as it comes, as AsyncHTTPClient's
+            // own accumulator does: the event loop's read buffer is then free for the next
+            // read at once, where holding each chunk until the reader merges them made every
+            // read take a fresh one.
+            // (Taken out to be written: written in place, the buffer would be copied whole.)
+            if wholeLimit != nil, var gathered = state.chunks.popLast() {
+                gathered.writeImmutableBuffer(buffer)
+                state.chunks.append(gathered)
+            } else {
+                state.chunks.append(buffer)
+            }
             state.buffered += buffer.readableBytes
             let head = state.takeHeadWaiter(wholeLimit: wholeLimit)
             guard wholeLimit == nil, state.buffered >= Self.highWater else { return (nil, head, nil) }
