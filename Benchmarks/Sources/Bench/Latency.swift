@@ -210,7 +210,9 @@ enum Latency {
         try await httpClient.shutdown()
     }
 
-    static func hammer(client name: String, baseURL: URL, seconds: Double, concurrency: Int, serverInProcess: Bool) async throws {
+    /// The `HTTPClient` of hammer and paired runs, which the raw rows and
+    /// AsyncHTTPClientClient share.
+    static func hammerHTTPClient() -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         // BENCH_CONNECTIONS: AsyncHTTPClient's connections per host (64 by default here).
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
@@ -218,7 +220,11 @@ enum Latency {
         // BENCH_TRACING=off: no AsyncHTTPClient request spans, as in the HTTPClient that
         // AsyncHTTPClientClient makes for itself (by default every row pays for no-op spans).
         if ProcessInfo.processInfo.environment["BENCH_TRACING"] == "off" { configuration.tracing.tracer = nil }
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    static func hammer(client name: String, baseURL: URL, seconds: Double, concurrency: Int, serverInProcess: Bool) async throws {
+        let httpClient = hammerHTTPClient()
         let ahcClient = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
         guard let contender = named(name, baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
         else { return print("no client named \(name)") }

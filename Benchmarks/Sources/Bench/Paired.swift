@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import EndpointKitAsyncHTTPClient
 import Foundation
 
@@ -9,32 +8,30 @@ import Foundation
 /// the pairs' ratios (B over A): throughput, and CPU time per request.
 enum Paired {
     static func run(_ first: String, _ second: String, baseURL: URL, seconds: Double, concurrency: Int, phase: Double = 0.25) async throws {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let httpClient = Latency.hammerHTTPClient()
         let ahcClient = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
         guard let a = Latency.named(first, baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient),
             let b = Latency.named(second, baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
         else { return print("no client named \(first) or \(second)") }
+        let contenders = [a, b]
         let path = Latency.profiledPath
-        _ = try await phaseFigures(a, path: path, concurrency: concurrency, seconds: 0.5)
-        _ = try await phaseFigures(b, path: path, concurrency: concurrency, seconds: 0.5)
+        for contender in contenders { _ = try await phaseFigures(contender, path: path, concurrency: concurrency, seconds: 0.5) }
         var rates: [Double] = []
         var costs: [Double] = []
-        var totals = (a: (0.0, 0.0), b: (0.0, 0.0))
+        var sums = [Figures(requests: 0, cpu: 0), Figures(requests: 0, cpu: 0)]
         for pair in 0..<max(1, Int(seconds / phase)) {
-            let order = pair % 2 == 0 ? [a, b] : [b, a]
-            var figures: [String: (requests: Double, cpu: Double)] = [:]
-            for contender in order {
-                figures[contender.name] = try await phaseFigures(contender, path: path, concurrency: concurrency, seconds: phase)
+            var figures = sums
+            for index in pair % 2 == 0 ? [0, 1] : [1, 0] {
+                figures[index] = try await phaseFigures(contenders[index], path: path, concurrency: concurrency, seconds: phase)
             }
-            guard let x = figures[a.name], let y = figures[b.name], x.requests > 0, y.requests > 0 else { continue }
+            let (x, y) = (figures[0], figures[1])
+            guard x.requests > 0, y.requests > 0 else { continue }
             rates.append(y.requests / x.requests)
             costs.append((y.cpu / y.requests) / (x.cpu / x.requests))
-            totals.a.0 += x.requests
-            totals.a.1 += x.cpu
-            totals.b.0 += y.requests
-            totals.b.1 += y.cpu
+            for index in sums.indices {
+                sums[index].requests += figures[index].requests
+                sums[index].cpu += figures[index].cpu
+            }
         }
         func quartiles(_ values: [Double]) -> String {
             let sorted = values.sorted()
@@ -42,17 +39,24 @@ enum Paired {
             return String(format: "%.3f (quartiles %.3f–%.3f)", at(0.5), at(0.25), at(0.75))
         }
         print("\(rates.count) pairs of \(phase) s phases, \(concurrency) in flight, \(path)")
-        print(String(format: "  %@: %.0f req/s, %.1f µs CPU per request", a.name, totals.a.0 / (phase * Double(rates.count)), totals.a.1 / totals.a.0 * 1e6))
-        print(String(format: "  %@: %.0f req/s, %.1f µs CPU per request", b.name, totals.b.0 / (phase * Double(rates.count)), totals.b.1 / totals.b.0 * 1e6))
+        for (contender, sum) in zip(contenders, sums) {
+            print(String(format: "  %@: %.0f req/s, %.1f µs CPU per request", contender.name, sum.requests / (phase * Double(rates.count)), sum.cpu / sum.requests * 1e6))
+        }
         print("  throughput, second over first: " + quartiles(rates))
         print("  CPU per request, second over first: " + quartiles(costs))
         try await httpClient.shutdown()
     }
 
+    /// Requests completed, and CPU seconds this process spent, in a phase or over a run.
+    struct Figures {
+        var requests: Double
+        var cpu: Double
+    }
+
     /// Requests completed and CPU seconds this process spent in one phase of `seconds`.
-    private static func phaseFigures(_ contender: Latency.Contender, path: String, concurrency: Int, seconds: Double) async throws -> (requests: Double, cpu: Double) {
+    private static func phaseFigures(_ contender: Latency.Contender, path: String, concurrency: Int, seconds: Double) async throws -> Figures {
         let before = processCPUSeconds()
         let cell = try await Latency.measure(contender, path: path, concurrency: concurrency, seconds: seconds)
-        return (cell.requestsPerSecond * seconds, processCPUSeconds() - before)
+        return Figures(requests: cell.requestsPerSecond * seconds, cpu: processCPUSeconds() - before)
     }
 }

@@ -24,15 +24,15 @@ public struct InvalidPort: Error, Sendable, Equatable, CustomStringConvertible {
         "port \(port) cannot be connected to: a TCP port is between 1 and 65535"
     }
 
-    /// Whether a connection can be made to `url`'s port (one it gives, if any).
-    static func isConnectable(_ url: URL) -> Bool {
-        url.port.map { (1...65535).contains($0) } ?? true
+    /// The problem with `url`'s port, if it gives one that no server can listen on.
+    static func problem(in url: URL) -> InvalidPort? {
+        url.port.flatMap { (1...65535).contains($0) ? nil : InvalidPort(port: $0) }
     }
 
     /// Throws ``EndpointKitError/invalidRequest(endpoint:underlying:)`` around an
     /// `InvalidPort` when `request`'s URL gives a port outside 1–65535.
     static func check(_ request: URLRequest) throws {
-        guard let url = request.url, !isConnectable(url), let port = url.port else { return }
-        throw EndpointKitError.invalidRequest(endpoint: "URLRequest.url", underlying: InvalidPort(port: port))
+        guard let problem = request.url.flatMap(problem(in:)) else { return }
+        throw EndpointKitError.invalidRequest(endpoint: "URLRequest.url", underlying: problem)
     }
 }

@@ -17,11 +17,13 @@ enum WrittenEscapes {
             } else if byte < 0x80, byte != UInt8(ascii: "%"), allowed.contains(Unicode.Scalar(byte)) {
                 encoded.append(byte)
             } else {
-                encoded.append(contentsOf: Array(String(format: "%%%02X", byte).utf8))
+                encoded += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
             }
         }
         return String(decoding: encoded, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
         switch byte {

@@ -35,10 +35,8 @@ enum Redirect {
                 url: outgoing.request.url,
                 reason: "HTTP \(response.statusCode) points to \(url.scheme ?? "a URL without a scheme"):, not http or https")
         }
-        guard InvalidPort.isConnectable(url) else {
-            throw EndpointKitError.redirectRefused(
-                url: outgoing.request.url,
-                reason: "HTTP \(response.statusCode) points to port \(url.port ?? 0), which nothing can listen on (a TCP port is between 1 and 65535)")
+        if let problem = InvalidPort.problem(in: url) {
+            throw EndpointKitError.redirectRefused(url: outgoing.request.url, reason: "HTTP \(response.statusCode) points to a URL whose \(problem)")
         }
         let next = following(response, to: url, from: outgoing)
         guard !next.carriesBody || outgoing.canReplayBody else {
