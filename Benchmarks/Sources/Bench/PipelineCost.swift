@@ -14,13 +14,49 @@ enum PipelineCost {
     struct Instant: Transport {
         let answer: @Sendable () -> ReceivedResponse
 
-        func send(
+        /// Whether each send suspends once (yields) before it answers.
+        var yields = false
+
+        nonisolated(nonsending) func send(
             _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int, progress: ProgressSink?
-        ) async throws -> ReceivedResponse { answer() }
+        ) async throws -> ReceivedResponse {
+            if yields { await Task.yield() }
+            return answer()
+        }
 
         /// Not measured.
-        func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
+        nonisolated(nonsending) func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
             throw CancellationError()
+        }
+    }
+
+    /// CPU time a call with `width` tasks at once, each call suspending once in its transport
+    /// (as a real one waits for its answer, its task then resumed on any thread, with the other
+    /// tasks' work between), against the same suspension without EndpointKit. What the steps
+    /// cost where a call's state has gone cold: more than one after another.
+    static func suspending(count: Int, width: Int) async throws {
+        guard let baseURL = URL(string: "http://127.0.0.1:8089"), let url = URL(string: "json", relativeTo: baseURL) else { return }
+        let once = ResponseHead.response(url: url, statusCode: 200, version: "HTTP/1.1", fields: [(name: "Content-Length", value: "176")])
+        let body = Data(repeating: 0x20, count: 176)
+        var transport = Instant { ReceivedResponse(response: once, body: body, fileURL: nil) }
+        transport.yields = true
+        let pipeline = Pipeline(
+            requestAdapter: BaseRequestAdapter(baseURL: baseURL), responseObserver: nil, retryPolicy: .none, timeout: nil,
+            maximumBodySize: 100 << 20, transport: transport)
+        func measure(_ name: String, _ call: @escaping @Sendable () async throws -> Void) async throws {
+            let cpu0 = processCPUSeconds()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<width { group.addTask { for _ in 0..<(count / width) { try await call() } } }
+                try await group.waitForAll()
+            }
+            print(String(format: "  %@: %.2f µs CPU a call", name, (processCPUSeconds() - cpu0) / Double(count) * 1e6))
+        }
+        for _ in 0..<3 {
+            try await measure("bare yield") {
+                await Task.yield()
+                precondition(!body.isEmpty)
+            }
+            try await measure("pipeline") { _ = try await pipeline.perform(RequestCall(RawBytes(path: "json"))) }
         }
     }
 
@@ -43,7 +79,9 @@ enum PipelineCost {
         ]
         print("\nEndpointKit's own steps of a small GET, with a transport that answers at once (median of 3 runs of \(count) calls;")
         print("then CPU time a call with the calls spread over 2 and 16 tasks at once, for what contention adds):")
-        for (name, transport) in transports {
+        // PIPELINE_ONCE=1: only the first transport (a clean profile of EndpointKit's own steps).
+        let only = ProcessInfo.processInfo.environment["PIPELINE_ONCE"] == "1" ? 1 : transports.count
+        for (name, transport) in transports.prefix(only) {
             let pipeline = Pipeline(
                 requestAdapter: BaseRequestAdapter(baseURL: baseURL), responseObserver: nil, retryPolicy: .none, timeout: nil,
                 maximumBodySize: 100 << 20, transport: transport)

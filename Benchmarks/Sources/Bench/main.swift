@@ -9,7 +9,9 @@ import Foundation
 //                                          the OpenAPI rows)
 // bench paired A B SECONDS CONCURRENCY  two clients in alternating quarter-second phases: the
 //                                          median ratio of neighbouring phases (throughput, CPU
-//                                          per request), steady where a shared VM's speed drifts
+//                                          per request), steady where a shared VM's speed drifts; each
+//                                          with its own HTTPClient. "pipeline over raw AHC delegate API" is
+//                                          EndpointKit's steps over a transport that sends as the raw row does
 // bench latency | memory | allocations | cancellation | cache   one section of the table
 // bench openapi [--quick]                a generated OpenAPI client on each transport
 // bench overload [--quick]               a fleet of client processes against a failing dependency
@@ -19,6 +21,8 @@ import Foundation
 //                                          (Scripts/bench-nginx.sh serves both: 8443 and 8444)
 // bench stress [COUNT]                    10,000 calls against a faulty server, random cancels
 // bench pipeline COUNT                    EndpointKit's own steps of a call: a transport that answers at once
+//                                          (PIPELINE_ONCE=1: only with the Foundation response made once)
+// bench pipeline-suspending COUNT WIDTH    the same steps, each call suspending once in its transport, WIDTH at once
 // bench lines MB                          a streamed body split into lines, from memory
 // bench memory-child SCENARIO URL BYTES   one memory scenario (run by the table in a child)
 // bench alloc-child CLIENT URL COUNT       allocations of one client (run by the table in a child)
@@ -52,6 +56,11 @@ if arguments.count == 4, arguments[1] == "http2", let http2 = URL(string: argume
 
 if arguments.count == 3, arguments[1] == "lines", let megabytes = Int(arguments[2]) {
     try await LinesCost.run(megabytes: megabytes)
+    exit(0)
+}
+
+if arguments.count == 4, arguments[1] == "pipeline-suspending", let count = Int(arguments[2]), let width = Int(arguments[3]) {
+    try await PipelineCost.suspending(count: count, width: width)
     exit(0)
 }
 
