@@ -13,7 +13,7 @@ import NIOHTTP1
 /// connection when a pooled one turned out closed.
 extension AsyncHTTPClientTransport {
     /// Sends the request through AsyncHTTPClient's `async` API and waits for the response head.
-    func execute(
+    nonisolated(nonsending) func execute(
         _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?
     ) async throws -> HTTPClientResponse {
         try await sentAgainIfClosed(outgoing) {
@@ -51,7 +51,9 @@ extension AsyncHTTPClientTransport {
     /// reset before any answer: typically a pooled connection the server had just dropped as
     /// idle, as servers with short keep-alive timeouts do. RFC 9110 (9.2.2) allows the second;
     /// libcurl and browsers do it.
-    func sentAgainIfClosed<T>(_ outgoing: Outgoing, _ attempt: () async throws -> T) async throws -> T {
+    nonisolated(nonsending) func sentAgainIfClosed<T>(
+        _ outgoing: Outgoing, _ attempt: nonisolated(nonsending) () async throws -> T
+    ) async throws -> T {
         do {
             return try await attempt()
         } catch where outgoing.canReplayBody && !Task.isCancelled && Self.mayBeSentAgain(outgoing, after: error) {

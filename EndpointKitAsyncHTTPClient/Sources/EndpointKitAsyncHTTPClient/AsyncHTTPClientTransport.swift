@@ -36,7 +36,7 @@ struct AsyncHTTPClientTransport: Transport {
 
     var isOpen: Bool { calls.isOpen }
 
-    func send(
+    nonisolated(nonsending) func send(
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
         progress: ProgressSink?
     ) async throws -> ReceivedResponse {
@@ -60,7 +60,7 @@ struct AsyncHTTPClientTransport: Transport {
     /// ``exchange(_:_:file:bodyLimit:progress:)``, cancelled past `timeout`. Apart, so that the
     /// timer's state takes room in a call's task only when the call has a time limit.
     @inline(never)
-    private func exchange(
+    nonisolated(nonsending) private func exchange(
         _ outgoing: Outgoing, _ produced: ProducedBodyReader?, file: DownloadFile?, bodyLimit: Int, progress: ProgressSink?,
         within timeout: TimeInterval
     ) async throws -> ReceivedResponse {
@@ -69,7 +69,7 @@ struct AsyncHTTPClientTransport: Transport {
         }
     }
 
-    func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
+    nonisolated(nonsending) func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
         guard let url = outgoing.request.url else { throw EndpointKitError.invalidURL("<no URL>") }
         try calls.enter()
         let produced = ProducedBodyReader(of: outgoing)
@@ -123,7 +123,7 @@ struct AsyncHTTPClientTransport: Transport {
     /// each chunk), else through the `async` API (see ``BodyReader`` for its limit). A body
     /// read whole, up to a limit (`readingWhole`), comes with its head through the delegate
     /// API (see ``ResponseReceiver/init(url:idleLimit:wholeLimit:)``).
-    private func responseHead(
+    nonisolated(nonsending) private func responseHead(
         _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?, idleLimit: TimeInterval?,
         readingWhole limit: Int?
     ) async throws -> (HTTPResponseHead, BodyReader.Source) {
@@ -142,7 +142,7 @@ struct AsyncHTTPClientTransport: Transport {
     /// ``responseHead(_:_:url:progress:)``, so that its state takes room in a call's task
     /// only then.
     @inline(never)
-    private func responseHeadSending(
+    nonisolated(nonsending) private func responseHeadSending(
         _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?
     ) async throws -> (HTTPResponseHead, BodyReader.Source) {
         let response = try await execute(outgoing, produced, url: url, progress: progress)
@@ -150,7 +150,7 @@ struct AsyncHTTPClientTransport: Transport {
         return (head, .iterator(SerialIterator(response.body.makeAsyncIterator())))
     }
 
-    private func exchange(
+    nonisolated(nonsending) private func exchange(
         _ outgoing: Outgoing, _ produced: ProducedBodyReader?, file: DownloadFile?, bodyLimit: Int, progress: ProgressSink?
     ) async throws -> ReceivedResponse {
         guard let url = outgoing.request.url else { throw EndpointKitError.invalidURL("<no URL>") }
@@ -189,7 +189,7 @@ struct AsyncHTTPClientTransport: Transport {
     /// through ``IncomingBody`` as in ``receiveChunks(_:into:head:suspect:progress:url:)``: the
     /// chunks stay one `ByteBuffer`, made `Data` once (without a copy when it is large), where
     /// a `Data` a chunk would cost a copy and an allocation more a call.
-    private static func collect(_ source: BodyReader.Source, upTo limit: Int, url: URL) async throws -> Data {
+    nonisolated(nonsending) private static func collect(_ source: BodyReader.Source, upTo limit: Int, url: URL) async throws -> Data {
         var body: ByteBuffer?
         while let chunk = try await source.next() {
             guard (body?.readableBytes ?? 0) + chunk.readableBytes <= limit else {
@@ -214,7 +214,7 @@ struct AsyncHTTPClientTransport: Transport {
     /// `Content-Encoding: gzip`, as a HEAD to a server that compresses gets. A cancelled task
     /// still ends in `CancellationError`.
     @inline(never)
-    private static func drain(_ source: BodyReader.Source) async throws {
+    nonisolated(nonsending) private static func drain(_ source: BodyReader.Source) async throws {
         do {
             while try await source.next() != nil {}
         } catch where !Task.isCancelled {}
@@ -224,7 +224,7 @@ struct AsyncHTTPClientTransport: Transport {
     /// from ``exchange(_:_:file:bodyLimit:progress:)``, so that its state takes room in a
     /// call's task only when a body is received this way.
     @inline(never)
-    private func receiveChunks(
+    nonisolated(nonsending) private func receiveChunks(
         _ body: BodyReader.Source, into incoming: IncomingBody, head: HTTPURLResponse, suspect: String?,
         progress: ProgressSink?, url: URL
     ) async throws -> ReceivedResponse {

@@ -28,7 +28,7 @@ final class BodyReader: Sendable {
         self.ended = Locked(ended)
     }
 
-    func next() async throws -> Data? {
+    nonisolated(nonsending) func next() async throws -> Data? {
         do {
             let chunk: ByteBuffer?
             if case .iterator(let iterator) = source, let idleLimit {
@@ -58,7 +58,7 @@ final class BodyReader: Sendable {
 
 extension BodyReader.Source {
     /// The next chunk, or `nil` at the body's end.
-    func next() async throws -> ByteBuffer? {
+    nonisolated(nonsending) func next() async throws -> ByteBuffer? {
         switch self {
         case .iterator(let iterator): try await iterator.next()
         case .receiver(let reader): try await reader.receiver.next()

@@ -86,7 +86,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     }
 
     /// The head of a streamed response; its body follows with ``next()``.
-    func head() async throws -> HTTPResponseHead {
+    nonisolated(nonsending) func head() async throws -> HTTPResponseHead {
         try await wait(Waiter.head) { state in
             if state.head != nil { return state.readyHead(wholeLimit: wholeLimit).map { .success($0) } }
             return state.ending.map { $0.flatMap { .failure(EndpointKitError.invalidResponse(url: self.url)) } }
@@ -95,7 +95,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
 
     /// The next chunk of a streamed body, or `nil` at its end; after the chunks that came
     /// before it, a failure.
-    func next() async throws -> ByteBuffer? {
+    nonisolated(nonsending) func next() async throws -> ByteBuffer? {
         try await wait(Waiter.chunk) { state in
             if let chunk = state.chunks.popFirst() {
                 state.buffered -= chunk.readableBytes
@@ -120,7 +120,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     /// Waits for what `ready` finds (`nil`: not there yet); the callbacks hand it over then.
     /// The continuation is resumed once: either here, or by whoever takes it from the state
     /// under the lock (no checked continuation's extra allocation for each wait).
-    private func wait<Value: Sendable>(
+    nonisolated(nonsending) private func wait<Value: Sendable>(
         _ waiter: (UnsafeContinuation<Value, any Error>) -> Waiter, ready: (inout State) -> Result<Value, any Error>?
     ) async throws -> Value {
         // Most often it is there already: no continuation (unless the task is cancelled, which

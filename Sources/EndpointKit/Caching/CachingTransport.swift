@@ -14,7 +14,7 @@ struct CachingTransport: Transport {
 
     var isOpen: Bool { transport.isOpen }
 
-    func send(
+    nonisolated(nonsending) func send(
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int, progress: ProgressSink?
     ) async throws -> ReceivedResponse {
         let transport = self.transport
@@ -28,7 +28,7 @@ struct CachingTransport: Transport {
             background: { try await transport.send($0, into: nil, timeout: timeout, bodyLimit: bodyLimit, progress: nil) })
     }
 
-    func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
+    nonisolated(nonsending) func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
         let transport = self.transport
         guard outgoing.cachePolicy != nil else { return try await transport.stream(outgoing, timeout: timeout) }
         guard transport.isOpen else { throw EndpointKitError.clientInvalidated }

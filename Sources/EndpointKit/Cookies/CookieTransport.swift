@@ -14,7 +14,7 @@ struct CookieTransport: Transport {
 
     var isOpen: Bool { transport.isOpen }
 
-    func send(
+    nonisolated(nonsending) func send(
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
         progress: ProgressSink?
     ) async throws -> ReceivedResponse {
@@ -23,7 +23,7 @@ struct CookieTransport: Transport {
         return received
     }
 
-    func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
+    nonisolated(nonsending) func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
         let stream = try await transport.stream(withCookies(outgoing), timeout: timeout)
         keep(stream.response)
         return stream

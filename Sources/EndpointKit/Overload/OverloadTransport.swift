@@ -14,7 +14,7 @@ struct OverloadTransport: Transport {
 
     var isOpen: Bool { transport.isOpen }
 
-    func send(
+    nonisolated(nonsending) func send(
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
         progress: ProgressSink?
     ) async throws -> ReceivedResponse {
@@ -30,7 +30,7 @@ struct OverloadTransport: Transport {
         }
     }
 
-    func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
+    nonisolated(nonsending) func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
         let hedging = outgoing.hedging ?? overload.policy.hedging
         guard hedging != nil || overload.circuits != nil || overload.queues != nil else {
             return try await transport.stream(outgoing, timeout: timeout)

@@ -10,9 +10,9 @@ extension Pipeline {
     /// (at most ``Redirect/limit`` times, then ``EndpointKitError/redirectRefused(url:reason:)``);
     /// `hop` returns what it made of the answer, whose response head `head` reads. The record
     /// keeps the last request sent.
-    func followingRedirects<Answer>(
+    nonisolated(nonsending) func followingRedirects<Answer>(
         _ outgoing: Outgoing, record: inout AttemptRecord, events: inout CallEvents,
-        head: (Answer) -> ResponseHead, hop: (Outgoing) async throws -> Answer
+        head: (Answer) -> ResponseHead, hop: nonisolated(nonsending) (Outgoing) async throws -> Answer
     ) async throws -> Answer {
         let answer = try await hop(outgoing)
         guard Redirect.isRedirect(head(answer).statusCode) else { return answer }
@@ -23,9 +23,9 @@ extension Pipeline {
     /// redirect's status. Apart, so that its values take room in a call's task only when a
     /// call is redirected.
     @inline(never)
-    private func redirecting<Answer>(
+    nonisolated(nonsending) private func redirecting<Answer>(
         from answer: Answer, of outgoing: Outgoing, record: inout AttemptRecord, events: inout CallEvents,
-        head: (Answer) -> ResponseHead, hop: (Outgoing) async throws -> Answer
+        head: (Answer) -> ResponseHead, hop: nonisolated(nonsending) (Outgoing) async throws -> Answer
     ) async throws -> Answer {
         var (answer, outgoing, hops) = (answer, outgoing, 0)
         while true {

@@ -31,7 +31,7 @@ import Foundation
     /// A stream's steps; a head whose status `endpoint` takes as it is (see
     /// ``StatusAccepting``) is not validated (nor built into an `HTTPURLResponse`, see
     /// ``ResponseHead``).
-    private func stream<T: EndpointSettings>(
+    nonisolated(nonsending) private func stream<T: EndpointSettings>(
         _ endpoint: T, build: () throws -> (Outgoing, MultipartFormData?),
         validate: (URLRequest?, HTTPURLResponse, Data?) throws -> Void
     ) async throws -> ResponseStream {
@@ -61,7 +61,7 @@ import Foundation
     /// ``stream(_:build:validate:)``, so that its values take room in a call's task only for
     /// such a status.
     @inline(never)
-    private static func refused(
+    nonisolated(nonsending) private static func refused(
         _ stream: ResponseStream, of outgoing: Outgoing, record: inout AttemptRecord,
         validate: (URLRequest?, HTTPURLResponse, Data?) throws -> Void
     ) async throws -> ResponseStream {

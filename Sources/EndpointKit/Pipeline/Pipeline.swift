@@ -41,7 +41,7 @@ import Foundation
 
     /// Runs one call of a request, upload or download endpoint to its end: each attempt sends
     /// (following redirects), validates and decodes.
-    public func perform<C: Call>(
+    nonisolated(nonsending) public func perform<C: Call>(
         _ call: C, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> C.Content {
         // A completion handler waiting for this call counts its bytes; calls made inside it
@@ -60,7 +60,7 @@ import Foundation
     }
 
     /// Runs `call`, reporting its bytes to `progress`.
-    private func perform<C: Call>(_ call: C, counting progress: ProgressSink?) async throws -> C.Content {
+    nonisolated(nonsending) private func perform<C: Call>(_ call: C, counting progress: ProgressSink?) async throws -> C.Content {
         try await run(C.Settings.self, settings: call.endpoint, build: { try call.makeOutgoing() }) { outgoing, record, events in
             let answer = try await followingRedirects(outgoing, record: &record, events: &events, head: \.head) {
                 [transport, maximumBodySize] hop in
@@ -84,10 +84,10 @@ import Foundation
     /// asked about what that attempt sent and received; tell the monitors how the call ended.
     /// Each attempt runs with the call's context as ``CallContext/current``. Generic over the
     /// settings, so that an endpoint larger than three words is not boxed for every call.
-    func run<Settings: EndpointSettings, Result>(
+    nonisolated(nonsending) func run<Settings: EndpointSettings, Result>(
         _ endpointType: any Any.Type, settings: Settings,
         build: () throws -> (Outgoing, MultipartFormData?),
-        attempt: (Outgoing, inout AttemptRecord, inout CallEvents) async throws -> Result
+        attempt: nonisolated(nonsending) (Outgoing, inout AttemptRecord, inout CallEvents) async throws -> Result
     ) async throws -> Result {
         var events = CallEvents(monitor: monitor, call: CallContext(endpointType: endpointType, callName: settings.callName))
         overload.budget?.deposit()

@@ -12,7 +12,7 @@ struct URLSessionTransport: Transport {
 
     var isOpen: Bool { delegate.isOpen }
 
-    func send(
+    nonisolated(nonsending) func send(
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
         progress: ProgressSink?
     ) async throws -> ReceivedResponse {
@@ -78,7 +78,7 @@ extension URLSessionTransport {
     /// How many streamed bytes may wait for a slow reader: Foundation cannot pause a transfer.
     static let streamBufferLimit = 16 << 20
 
-    func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
+    nonisolated(nonsending) func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
         let (outgoing, bodyFile) = try await outgoing.readingProducedBody()
         let (chunks, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
         let waiting = Locked(0)
