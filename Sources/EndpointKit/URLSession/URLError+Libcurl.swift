@@ -13,7 +13,11 @@ extension URLError {
     /// ("Send failure: Broken pipe"), both `.unknown`, and a connection closed with no answer
     /// at all ("Empty reply from server", `.badServerResponse`). A TLS failure is typed by
     /// ``TLSFailure``. The words are kept. A response head Foundation could not read (libcurl's
-    /// "Failed writing header", `.unknown`) is `.cannotParseResponse`, saying what it balks at.
+    /// "Failed writing header", `.unknown`) is `.cannotParseResponse`, saying what it balks at;
+    /// so is one libcurl refused as not HTTP, as AsyncHTTPClientClient types it: a bad
+    /// `Content-Length`, a NUL in a field, a line without a colon (`.unknown`), and a status
+    /// code or version it does not know, or no head at all (`.unsupportedURL`, which names a
+    /// URL scheme, not an answer).
     ///
     /// A URL whose host is an IPv6 address (`http://[::1]:8080/`) is `.badURL` on Linux before
     /// anything is sent, because Foundation compares libcurl's host (bracketed) with
@@ -35,8 +39,15 @@ extension URLError {
             var userInfo = urlError.userInfo
             userInfo[NSLocalizedDescriptionKey] =
                 "Foundation on Linux could not read the response's head (a header that is not UTF-8, such as a Latin-1 "
-                + "file name, or a status line without a space after the code) and refused the whole response "
-                + "(libcurl: Failed writing header); AsyncHTTPClientClient reads it"
+                + "file name, or a status line without a space after the code, both of which AsyncHTTPClientClient reads; "
+                + "or lines ended by a bare LF) and refused the whole response (libcurl: Failed writing header)"
+            return URLError(.cannotParseResponse, userInfo: userInfo)
+        }
+        if let urlError = error as? URLError, [.unknown, .unsupportedURL].contains(urlError.code),
+            notHTTPWords.contains(where: urlError.localizedDescription.lowercased().contains)
+        {
+            var userInfo = urlError.userInfo
+            userInfo[NSLocalizedDescriptionKey] = "The answer is not valid HTTP (libcurl: \(urlError.localizedDescription))"
             return URLError(.cannotParseResponse, userInfo: userInfo)
         }
         guard let urlError = error as? URLError, let words = connectionLostWords[urlError.code],
@@ -44,6 +55,12 @@ extension URLError {
         else { return TLSFailure.typed(error, url: url) }
         return URLError(.networkConnectionLost, userInfo: urlError.userInfo)
     }
+
+    /// libcurl's words for an answer it refused as not HTTP.
+    private static let notHTTPWords = [
+        "invalid content-length", "nul byte in header", "header without colon", "unsupported response code",
+        "unsupported http version", "received http/0.9",
+    ]
 
     /// libcurl's words for a broken connection, by the code Foundation on Linux gives them.
     private static let connectionLostWords: [URLError.Code: [String]] = [

@@ -150,12 +150,20 @@ enum Routes {
                 "folded-header": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Note: one\r\n two\r\n" + length,
                 "utf8-header": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Author: Stanisław Lem\r\n" + length,
                 "latin1-header": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Disposition: attachment; filename=\"caf\u{FFFD}.json\"\r\n" + length,
+                // Not HTTP: no client reads these.
+                "negative-length": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: -1\r\n",
+                "nul-in-header": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Note: a\u{0}b\r\n" + length,
+                "line-without-colon": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Note\r\n" + length,
+                "four-digit-status": "HTTP/1.1 2000 OK\r\nContent-Type: application/json\r\n" + length,
+                "http-3.0": "HTTP/3.0 200 OK\r\nContent-Type: application/json\r\n" + length,
+                // A service that is not HTTP at all, on the port the URL names.
+                "no-head": "SSH-2.0-OpenSSH_9.2\r\n",
             ]
             guard let form = query["form"], let start = forms[form] else { return try await response.send(status: 400) }
             let body = form != "chunked-trailer" ? json
                 : String(head.utf8.count, radix: 16) + ";note=first\r\n\(head)\r\n"
                     + String(tail.utf8.count, radix: 16) + "\r\n\(tail)\r\n0\r\nX-Checksum: 1\r\n\r\n"
-            var bytes = Data((start + "Connection: close\r\n\r\n" + body).utf8)
+            var bytes = Data((form == "no-head" ? start : start + "Connection: close\r\n\r\n" + body).utf8)
             if form == "latin1-header", let mark = bytes.range(of: Data("\u{FFFD}".utf8)) {
                 bytes.replaceSubrange(mark, with: [0xE9])  // é in Latin-1: not UTF-8
             }
