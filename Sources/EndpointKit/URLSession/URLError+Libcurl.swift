@@ -17,7 +17,9 @@ extension URLError {
     /// so is one libcurl refused as not HTTP, as AsyncHTTPClientClient types it: a bad
     /// `Content-Length`, a NUL in a field, a line without a colon (`.unknown`), and a status
     /// code or version it does not know, or no head at all (`.unsupportedURL`, which names a
-    /// URL scheme, not an answer).
+    /// URL scheme, not an answer). A header field over libcurl's 100 KiB limit, which it
+    /// reports as "Out of memory", is `.cannotParseResponse` saying so (AsyncHTTPClient refuses
+    /// a head over 80 KiB with that code).
     ///
     /// A URL whose host is an IPv6 address (`http://[::1]:8080/`) is `.badURL` on Linux before
     /// anything is sent, because Foundation compares libcurl's host (bracketed) with
@@ -48,6 +50,12 @@ extension URLError {
         {
             var userInfo = urlError.userInfo
             userInfo[NSLocalizedDescriptionKey] = "The answer is not valid HTTP (libcurl: \(urlError.localizedDescription))"
+            return URLError(.cannotParseResponse, userInfo: userInfo)
+        }
+        if let urlError = error as? URLError, urlError.code == .unknown, urlError.localizedDescription == "Out of memory" {
+            var userInfo = urlError.userInfo
+            userInfo[NSLocalizedDescriptionKey] =
+                "The answer's head is too large to read (libcurl says \"Out of memory\" for a header field over 100 KiB)"
             return URLError(.cannotParseResponse, userInfo: userInfo)
         }
         guard let urlError = error as? URLError, let words = connectionLostWords[urlError.code],

@@ -156,6 +156,7 @@ enum Routes {
                 "line-without-colon": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Note\r\n" + length,
                 "four-digit-status": "HTTP/1.1 2000 OK\r\nContent-Type: application/json\r\n" + length,
                 "http-3.0": "HTTP/3.0 200 OK\r\nContent-Type: application/json\r\n" + length,
+                "huge-field": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Note: \(String(repeating: "a", count: 150_000))\r\n" + length,
                 // A service that is not HTTP at all, on the port the URL names.
                 "no-head": "SSH-2.0-OpenSSH_9.2\r\n",
             ]
