@@ -135,7 +135,7 @@ extension AsyncHTTPClientTransport {
         // Room for the defaults too: the fields' array grows once, not field by field.
         headers.reserveCapacity(fields.count + Self.defaultHeaders.count)
         for (name, value) in fields {
-            try InvalidHeaderField.checkSent(name: name)
+            try InvalidHeaderField.checkSent(name: name, value: value)
             headers.add(name: name, value: value)
         }
         // What URLSession sends unless told otherwise; some APIs (GitHub's among them) refuse a

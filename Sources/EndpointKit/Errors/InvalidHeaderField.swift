@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// A request header field that cannot be sent: its name is not an HTTP token, or its value
-/// holds a line break or NUL (RFC 9110, 5.1 and 5.5). Sent, such a field would end where the
+/// holds a line break, NUL or another control character but a tab (RFC 9110, 5.1 and 5.5:
+/// AsyncHTTPClient refuses the others, libcurl sends them). Sent, such a field would end where the
 /// break is and start another field that whoever wrote the value chose (header injection);
 /// Foundation instead drops a value with a line break without a word, so the request would go
 /// out without it. The call is refused before anything is sent, as the `underlying` error of
@@ -32,8 +33,11 @@ public struct InvalidHeaderField: Error, Sendable, Equatable, CustomStringConver
     /// Why `name` or `value` cannot be sent, or `nil` when both can.
     static func problem(name: String, value: String) -> InvalidHeaderField? {
         if let problem = problem(name: name) { return problem }
-        guard value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) else { return nil }
-        return InvalidHeaderField(name: name, reason: "its value holds a line break or NUL")
+        guard let control = value.utf8.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else { return nil }
+        let reason =
+            [0x0D, 0x0A, 0x00].contains(control)
+            ? "its value holds a line break or NUL" : "its value holds a control character (\(String(format: "0x%02X", control)))"
+        return InvalidHeaderField(name: name, reason: reason)
     }
 
     /// Why `name` is not an HTTP token (RFC 9110, 5.6.2: a letter, digit or one of
@@ -44,17 +48,17 @@ public struct InvalidHeaderField: Error, Sendable, Equatable, CustomStringConver
     }
 
     /// Throws ``EndpointKitError/invalidRequest(endpoint:underlying:)`` around the field's
-    /// problem when one of `request`'s field names is not an HTTP token, before a transport
-    /// sends it: libcurl would send a name with a line break as it is. (Foundation drops a
-    /// value with one itself.)
-    static func checkNames(of request: URLRequest) throws {
-        for name in (request.allHTTPHeaderFields ?? [:]).keys { try checkSent(name: name) }
+    /// problem when one of `request`'s fields cannot be sent, before a transport sends it:
+    /// libcurl would send a name with a line break, or a value with another control character
+    /// (DEL, say), as it is. (Foundation drops a value with a line break itself.)
+    static func checkFields(of request: URLRequest) throws {
+        for (name, value) in request.allHTTPHeaderFields ?? [:] { try checkSent(name: name, value: value) }
     }
 
-    /// ``checkNames(of:)`` for one name, for a transport that goes through the fields itself.
+    /// ``checkFields(of:)`` for one field, for a transport that goes through the fields itself.
     /// SPI for EndpointKit's client packages.
-    @_spi(Transport) public static func checkSent(name: String) throws {
-        guard let problem = problem(name: name) else { return }
+    @_spi(Transport) public static func checkSent(name: String, value: String) throws {
+        guard let problem = problem(name: name, value: value) else { return }
         throw EndpointKitError.invalidRequest(endpoint: "URLRequest.allHTTPHeaderFields", underlying: problem)
     }
 }

@@ -56,7 +56,7 @@ struct URLSessionTransport: Transport {
             try await withCheckedThrowingContinuation { continuation in
                 handler.onCompletion { continuation.resume(with: $0) }
                 do {
-                    try InvalidHeaderField.checkNames(of: outgoing.request)
+                    try InvalidHeaderField.checkFields(of: outgoing.request)
                     let task = try delegate.register(handler, for: outgoing, in: session)
                     if handler.start(task) {
                         task.resume()

@@ -273,7 +273,12 @@ extension ClientScenarios {
         try await with(server, Options(timeout: 10)) { client in
             let built = [("X-User", "s3cret\r\nX-Injected: yes"), ("X-User", "s3cret\nX-Injected: yes"), ("X-User", "s3\u{0}cret"), ("X-User\r\nX-Injected", "s3cret")]
             let direct: @Sendable (inout URLRequest) throws -> Void = { $0.setValue("s3cret", forHTTPHeaderField: "X-Name\r\nX-Injected") }
-            let endpoints = built.map { EchoEndpoint(headers: [$0.0: $0.1]) } + [EchoEndpoint(configure: direct)]
+            // Other control characters, set on the request directly: libcurl sent them,
+            // AsyncHTTPClient refused them as URLError -1 without naming the field.
+            let controls = ["s3\u{7F}cret", "s3\u{1}cret"].map { value in
+                EchoEndpoint(configure: { $0.setValue(value, forHTTPHeaderField: "X-Control") })
+            }
+            let endpoints = built.map { EchoEndpoint(headers: [$0.0: $0.1]) } + [EchoEndpoint(configure: direct)] + controls
             for (index, endpoint) in endpoints.enumerated() {
                 let sent = server.requests.count
                 do {
@@ -287,6 +292,9 @@ extension ClientScenarios {
                 }
                 XCTAssertEqual(server.requests.count, sent, "\(name), case \(index): nothing is sent")
             }
+            // A tab is allowed in a value.
+            let tabbed = try await client.request(EchoEndpoint(configure: { $0.setValue("a\tb", forHTTPHeaderField: "X-Tab") }))
+            XCTAssertEqual(tabbed.headers["x-tab"], "a\tb", name)
             // A method is a token too: with a line break it would add fields and a second
             // request (both libcurl and AsyncHTTPClient sent it so).
             for method in ["GET /echo HTTP/1.1\r\nX-Injected: yes\r\n\r\nGET", "GET X", "GET\n"] {
