@@ -28,40 +28,43 @@ extension URLError {
     static func typed(libcurl error: any Error, url: URL?) -> any Error {
         #if canImport(FoundationNetworking)
             if let urlError = error as? URLError, urlError.code == .badURL, let host = url?.host, host.contains(":") {
-                var userInfo = urlError.userInfo
-                userInfo[NSLocalizedDescriptionKey] =
-                    "Foundation on Linux cannot send to an IPv6 address in the URL ([\(host)]): use a host name "
-                    + "that resolves to it, or AsyncHTTPClientClient (swift-corelibs-foundation#5496)"
-                return URLError(.badURL, userInfo: userInfo)
+                return urlError.retyped(
+                    .badURL,
+                    saying: "Foundation on Linux cannot send to an IPv6 address in the URL ([\(host)]): use a host name "
+                        + "that resolves to it, or AsyncHTTPClientClient (swift-corelibs-foundation#5496)")
             }
         #endif
-        if let urlError = error as? URLError, urlError.code == .unknown,
-            urlError.localizedDescription.lowercased().contains("failed writing header")
-        {
-            var userInfo = urlError.userInfo
-            userInfo[NSLocalizedDescriptionKey] =
-                "Foundation on Linux could not read the response's head (a header that is not UTF-8, such as a Latin-1 "
-                + "file name, or a status line without a space after the code, both of which AsyncHTTPClientClient reads; "
-                + "or lines ended by a bare LF) and refused the whole response (libcurl: Failed writing header)"
-            return URLError(.cannotParseResponse, userInfo: userInfo)
-        }
-        if let urlError = error as? URLError, [.unknown, .unsupportedURL].contains(urlError.code),
-            notHTTPWords.contains(where: urlError.localizedDescription.lowercased().contains)
-        {
-            var userInfo = urlError.userInfo
-            userInfo[NSLocalizedDescriptionKey] = "The answer is not valid HTTP (libcurl: \(urlError.localizedDescription))"
-            return URLError(.cannotParseResponse, userInfo: userInfo)
-        }
-        if let urlError = error as? URLError, urlError.code == .unknown, urlError.localizedDescription == "Out of memory" {
-            var userInfo = urlError.userInfo
-            userInfo[NSLocalizedDescriptionKey] =
-                "The answer's head is too large to read (libcurl says \"Out of memory\" for a header field over 100 KiB)"
-            return URLError(.cannotParseResponse, userInfo: userInfo)
+        if let urlError = error as? URLError, let words = unparsedAnswer(urlError) {
+            return urlError.retyped(.cannotParseResponse, saying: words)
         }
         guard let urlError = error as? URLError, let words = connectionLostWords[urlError.code],
             words.contains(where: urlError.localizedDescription.lowercased().contains)
         else { return TLSFailure.typed(error, url: url) }
         return URLError(.networkConnectionLost, userInfo: urlError.userInfo)
+    }
+
+    /// What to say of an answer libcurl or Foundation could not parse, if `error` reports one.
+    private static func unparsedAnswer(_ error: URLError) -> String? {
+        let words = error.localizedDescription
+        if error.code == .unknown, words.lowercased().contains("failed writing header") {
+            return "Foundation on Linux could not read the response's head (a header that is not UTF-8, such as a Latin-1 "
+                + "file name, or a status line without a space after the code, both of which AsyncHTTPClientClient reads; "
+                + "or lines ended by a bare LF) and refused the whole response (libcurl: Failed writing header)"
+        }
+        if [.unknown, .unsupportedURL].contains(error.code), notHTTPWords.contains(where: words.lowercased().contains) {
+            return "The answer is not valid HTTP (libcurl: \(words))"
+        }
+        if error.code == .unknown, words == "Out of memory" {
+            return "The answer's head is too large to read (libcurl says \"Out of memory\" for a header field over 100 KiB)"
+        }
+        return nil
+    }
+
+    /// This error with `code` and `words` as its description, the rest of its user info kept.
+    private func retyped(_ code: URLError.Code, saying words: String) -> URLError {
+        var userInfo = self.userInfo
+        userInfo[NSLocalizedDescriptionKey] = words
+        return URLError(code, userInfo: userInfo)
     }
 
     /// libcurl's words for an answer it refused as not HTTP.
