@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-@_spi(Transport) import EndpointKit
+import EndpointKit
 import EndpointKitAsyncHTTPClient
 import Foundation
 import NIOCore
@@ -155,20 +155,6 @@ enum Latency {
     /// own body-collecting delegate and a Foundation response built: called from this module
     /// (unspecialised, as from EndpointKit's package), and through the future API (specialised
     /// inside AsyncHTTPClient). For `hammer`: a client's cost over the API it is built on.
-    /// EndpointKit's pipeline over a transport that uses AsyncHTTPClient exactly as the raw
-    /// delegate row does: what the pipeline costs, apart from AsyncHTTPClientClient's transport.
-    static func pipelineOverRaw(baseURL: URL, httpClient: HTTPClient) -> [Contender] {
-        let pipeline = Pipeline(
-            requestAdapter: BaseRequestAdapter(baseURL: baseURL), responseObserver: nil, retryPolicy: .none, timeout: nil,
-            maximumBodySize: 100 << 20, transport: RawDelegateTransport(httpClient: httpClient))
-        return [
-            Contender(name: "pipeline over raw AHC delegate API") { path in
-                let data = try await pipeline.perform(RequestCall(RawBytes(path: path)))
-                precondition(!data.isEmpty)
-            }
-        ]
-    }
-
     static func delegateAPI(baseURL: URL, httpClient: HTTPClient) -> [Contender] {
         [
             Contender(name: "raw AHC delegate API + HTTPURLResponse") { path in
