@@ -167,10 +167,14 @@ final class TransferHandler: Sendable {
         let (refused, waits) = state.withLock { state -> ((any Error)?, Bool) in
             guard !state.stopped else { return (nil, false) }
             state.response = http
+            let length = http.value(forHTTPHeaderField: "Content-Length")
             let expected = IncomingBody.expectedLength(
                 method: method, statusCode: http.statusCode, contentEncoding: http.value(forHTTPHeaderField: "Content-Encoding"),
-                contentLength: http.value(forHTTPHeaderField: "Content-Length"))
+                contentLength: length)
             do {
+                if let differing = URLError.differingLengths(in: length) {
+                    throw EndpointKitError.transportFailed(url: url, underlying: differing)
+                }
                 state.incoming = try IncomingBody(head: http, expected: expected, file: state.file, bodyLimit: bodyLimit, url: url)
                 state.headWaitsForBody = streaming != nil && expected != nil
                 return (nil, state.headWaitsForBody)

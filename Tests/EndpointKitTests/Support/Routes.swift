@@ -147,6 +147,9 @@ enum Routes {
                 "no-reason": "HTTP/1.1 200 \r\nContent-Type: application/json\r\n" + length,
                 "no-reason-no-space": "HTTP/1.1 200\r\nContent-Type: application/json\r\n" + length,
                 "two-lengths": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + length + length,
+                // Gunicorn sends its own length and the one the app set, both (httpbin's
+                // `/response-headers?Content-Length=3`).
+                "differing-lengths": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + length + "Content-Length: 3\r\n",
                 "folded-header": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Note: one\r\n two\r\n" + length,
                 "utf8-header": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Author: Stanisław Lem\r\n" + length,
                 "latin1-header": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Disposition: attachment; filename=\"caf\u{FFFD}.json\"\r\n" + length,
