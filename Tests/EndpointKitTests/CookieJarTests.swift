@@ -62,6 +62,24 @@ final class CookieJarTests: XCTestCase {
         XCTAssertEqual(storage.cookiesToSend(to: URL(string: "http://192.0.0.1/")!).map(\.name), [])
     }
 
+    /// Foundation's storage, as the clients use it, ends cookies by `Max-Age` too: on Linux on
+    /// its own it kept `x=1; Max-Age=0` and sent it, and replaced a cookie that a logout
+    /// deleted (`a=; Expires=Thu, 01-Jan-1970 00:00:00 GMT; Max-Age=0`) with an empty one.
+    func testFoundationStorageEndsCookiesByMaxAge() {
+        let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "EndpointKitTests")
+        let empty = { for cookie in storage.cookies ?? [] { storage.deleteCookie(cookie) } }
+        empty()
+        defer { empty() }
+        let root = URL(string: "https://api.example.com/")!
+        storage.keepCookies(
+            setBy: ["a=1; Path=/", "b=2; Max-Age=60; Path=/", "gone=3; Max-Age=0; Path=/", "past=4; Max-Age=-5; Path=/"], from: api)
+        XCTAssertEqual(storage.cookiesToSend(to: root).map { "\($0.name)=\($0.value)" }.sorted(), ["a=1", "b=2"])
+        let expiry = storage.cookiesToSend(to: root).first { $0.name == "b" }?.expiresDate
+        XCTAssertEqual(expiry?.timeIntervalSinceNow ?? 0, 60, accuracy: 5)
+        storage.keepCookies(setBy: ["a=; Expires=Thu, 01-Jan-1970 00:00:00 GMT; Max-Age=0; Path=/", "b=; Max-Age=0; Path=/"], from: api)
+        XCTAssertEqual(storage.cookiesToSend(to: root).map(\.name), [])
+    }
+
     func testPathsMatchAtSlashesAndDefaultToTheDirectory() {
         let jar = CookieJar()
         jar.keepCookies(setBy: ["dir=1", "v1=2; Path=/v1", "root=3; Path=/"], from: api)

@@ -100,7 +100,7 @@ public final class CookieJar: CookieStore {
     }
 
     /// The attributes after the cookie's name and value, by lowercased name.
-    private static func attributes(of field: String) -> [String: String] {
+    static func attributes(of field: String) -> [String: String] {
         var attributes: [String: String] = [:]
         for part in field.split(separator: ";").dropFirst() {
             let pair = part.split(separator: "=", maxSplits: 1)

@@ -26,13 +26,33 @@ extension HTTPCookieStorage: CookieStore {
 
     /// Parses each field with Foundation and stores the cookies, except one for a domain the
     /// host may not set it for (see ``CookieJar``): Foundation on Linux keeps a cookie for
-    /// `Domain=com` and sends it to every `.com` host.
+    /// `Domain=com` and sends it to every `.com` host. A cookie that has expired on arrival
+    /// deletes the one it names, as a server's logout means: Foundation on Linux ignores
+    /// `Max-Age` (and then `Expires` too), so it kept `Max-Age=0` cookies and sent them, and
+    /// kept `Max-Age=60` ones for ever.
     public func keepCookies(setBy fields: [String], from url: URL) {
         guard let host = url.host?.lowercased() else { return }
-        let cookies = fields.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }.filter { cookie in
-            let domain = cookie.domain.lowercased()
-            return !domain.hasPrefix(".") || CookieDomain.host(host, mayScopeTo: String(domain.dropFirst()))
+        let now = Date()
+        var kept: [HTTPCookie] = []
+        for field in fields {
+            for cookie in HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": field], for: url) {
+                let domain = cookie.domain.lowercased()
+                guard !domain.hasPrefix(".") || CookieDomain.host(host, mayScopeTo: String(domain.dropFirst())) else { continue }
+                let maxAge = CookieJar.attributes(of: field)["max-age"].flatMap { Int($0) }
+                guard let expires = maxAge.map({ now.addingTimeInterval(TimeInterval($0)) }) ?? cookie.expiresDate else {
+                    kept.append(cookie)
+                    continue
+                }
+                if expires <= now {
+                    let named = (cookies ?? []).filter { ($0.name, $0.domain, $0.path) == (cookie.name, cookie.domain, cookie.path) }
+                    named.forEach(deleteCookie)
+                } else if var properties = cookie.properties {
+                    properties[.expires] = expires
+                    properties[.maximumAge] = nil
+                    HTTPCookie(properties: properties).map { kept.append($0) }
+                }
+            }
         }
-        if !cookies.isEmpty { setCookies(cookies, for: url, mainDocumentURL: nil) }
+        if !kept.isEmpty { setCookies(kept, for: url, mainDocumentURL: nil) }
     }
 }
