@@ -30,7 +30,7 @@ let package = Package(
             dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
             // The generator writes the same `public import`s into every file and tells only
             // Swift 6.4 (`@diagnose`) to accept those a file does not use: on 6.3 each file
-            // warns, about 300 lines on a first build that no one can act on.
+            // warns, lines on a first build that no one can act on.
             swiftSettings: [.unsafeFlags(["-suppress-warnings"])],
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
         .executableTarget(

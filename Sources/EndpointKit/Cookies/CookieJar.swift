@@ -81,8 +81,7 @@ public final class CookieJar: CookieStore {
             let domain = hostOnly ? host : parsed.domain.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "."))
             guard hostOnly || CookieDomain.host(host, mayScopeTo: domain) else { continue }
             let path = attributes["path"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? Self.defaultPath(of: url)
-            let expires: Date? = attributes["max-age"].flatMap { Int($0) }.map { now.addingTimeInterval(TimeInterval($0)) }
-                ?? parsed.expiresDate
+            let expires = Self.expiry(maxAge: attributes["max-age"], parsed, now: now)
             var properties: [HTTPCookiePropertyKey: Any] = [
                 .name: parsed.name, .value: parsed.value, .domain: hostOnly ? domain : "." + domain, .path: path,
             ]
@@ -97,6 +96,13 @@ public final class CookieJar: CookieStore {
                 if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
             }
         }
+    }
+
+    /// When a cookie set at `now` expires: after its `Max-Age` attribute's seconds (`maxAge`),
+    /// else at its `Expires` date (`parsed`'s, as Foundation read it); `nil` for neither.
+    /// Foundation on Linux reads no `Max-Age`, so every store reads it here.
+    static func expiry(maxAge: String?, _ parsed: HTTPCookie, now: Date) -> Date? {
+        maxAge.flatMap { Int($0) }.map { now.addingTimeInterval(TimeInterval($0)) } ?? parsed.expiresDate
     }
 
     /// The attributes after the cookie's name and value, by lowercased name.

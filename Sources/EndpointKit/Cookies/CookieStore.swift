@@ -35,21 +35,20 @@ extension HTTPCookieStorage: CookieStore {
         let now = Date()
         var kept: [HTTPCookie] = []
         for field in fields {
+            let maxAge = CookieJar.attributes(of: field)["max-age"]
             for cookie in HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": field], for: url) {
                 let domain = cookie.domain.lowercased()
                 guard !domain.hasPrefix(".") || CookieDomain.host(host, mayScopeTo: String(domain.dropFirst())) else { continue }
-                let maxAge = CookieJar.attributes(of: field)["max-age"].flatMap { Int($0) }
-                guard let expires = maxAge.map({ now.addingTimeInterval(TimeInterval($0)) }) ?? cookie.expiresDate else {
-                    kept.append(cookie)
-                    continue
-                }
-                if expires <= now {
+                let expires = CookieJar.expiry(maxAge: maxAge, cookie, now: now)
+                if let expires, expires <= now {
                     let named = (cookies ?? []).filter { ($0.name, $0.domain, $0.path) == (cookie.name, cookie.domain, cookie.path) }
                     named.forEach(deleteCookie)
-                } else if var properties = cookie.properties {
+                } else if let expires, expires != cookie.expiresDate, var properties = cookie.properties {
                     properties[.expires] = expires
                     properties[.maximumAge] = nil
                     HTTPCookie(properties: properties).map { kept.append($0) }
+                } else {
+                    kept.append(cookie)
                 }
             }
         }
