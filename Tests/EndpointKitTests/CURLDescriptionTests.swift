@@ -27,4 +27,16 @@ final class CURLDescriptionTests: XCTestCase {
             request.curlDescription(redacting: []),
             "curl -X 'PUT' 'https://example.com/upload'\n# body: 3 bytes of binary data")
     }
+
+    func testCredentialsInTheURLAndProxyAuthorizationAreHidden() {
+        var request = URLRequest(url: URL(string: "https://reader:s3cret@api.example.com/books?page=2")!)
+        request.setValue("Basic cHJveHk6cGFzcw==", forHTTPHeaderField: "Proxy-Authorization")
+        let shown = request.curlDescription()
+        XCTAssertEqual(
+            shown, "curl -H 'Proxy-Authorization: <redacted>' 'https://REDACTED:REDACTED@api.example.com/books?page=2'")
+        XCTAssertFalse(shown.contains("s3cret") || shown.contains("reader"))
+        XCTAssertEqual(
+            request.curlDescription(redacting: []),
+            "curl -H 'Proxy-Authorization: Basic cHJveHk6cGFzcw==' 'https://reader:s3cret@api.example.com/books?page=2'")
+    }
 }

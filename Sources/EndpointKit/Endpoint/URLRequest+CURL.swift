@@ -9,9 +9,12 @@ extension URLRequest {
     /// and body, each quoted for a POSIX shell. A body that is not UTF-8 text, or comes from a
     /// stream, is shown as a comment with its size instead.
     ///
-    /// Headers named in `redacting` (case-insensitive; `Authorization` and `Cookie` by default)
-    /// show `<redacted>` instead of their value.
-    public func curlDescription(redacting redacted: Set<String> = ["authorization", "cookie"]) -> String {
+    /// Headers named in `redacting` (case-insensitive; `Authorization`, `Proxy-Authorization`
+    /// and `Cookie` by default) show `<redacted>` instead of their value. While `Authorization`
+    /// is among them, so are a user and password in the URL, which the clients send as one:
+    /// they are written `REDACTED:REDACTED@`. The rest of the URL, the query too, is shown as it
+    /// is, so that the command repeats the call.
+    public func curlDescription(redacting redacted: Set<String> = ["authorization", "proxy-authorization", "cookie"]) -> String {
         var parts = ["curl"]
         let method = httpMethod ?? "GET"
         if method != "GET" { parts.append("-X \(Self.quoted(method))") }
@@ -30,7 +33,8 @@ extension URLRequest {
         } else if httpBodyStream != nil {
             note = "# body: a stream"
         }
-        parts.append(Self.quoted(url?.absoluteString ?? ""))
+        let address = hidden.contains("authorization") ? url?.credentialsRedacted : url?.absoluteString
+        parts.append(Self.quoted(address ?? ""))
         return parts.joined(separator: " ") + (note.map { "\n\($0)" } ?? "")
     }
 
