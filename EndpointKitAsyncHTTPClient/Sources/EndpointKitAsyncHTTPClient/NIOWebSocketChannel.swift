@@ -25,11 +25,13 @@ final class NIOWebSocketChannel: WebSocketChannel {
 
     private let channel: any Channel
     private let handler: NIOLoopBound<WebSocketFrameHandler>
+    private let inbox: WebSocketInbox
     private let url: URL?
 
-    private init(channel: any Channel, handler: WebSocketFrameHandler, url: URL?) {
+    private init(channel: any Channel, handler: WebSocketFrameHandler, inbox: WebSocketInbox, url: URL?) {
         self.channel = channel
         self.handler = NIOLoopBound(handler, eventLoop: channel.eventLoop)
+        self.inbox = inbox
         self.url = url
     }
 
@@ -117,7 +119,7 @@ final class NIOWebSocketChannel: WebSocketChannel {
                         minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: .max,
                         maxAccumulatedFrameSize: maximumMessageSize))
                 try operations.addHandler(handler)
-                return .accepted(NIOWebSocketChannel(channel: channel, handler: handler, url: request.url))
+                return .accepted(NIOWebSocketChannel(channel: channel, handler: handler, inbox: inbox, url: request.url))
             }
         }
         let configuration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
@@ -180,7 +182,9 @@ final class NIOWebSocketChannel: WebSocketChannel {
         channel.eventLoop.execute { [handler] in handler.value.cancel() }
     }
 
+    /// The error of a send or ping once the socket is closing or closed: with the code that
+    /// closed it, once there is one (a peer's 1009 says the last message was too big).
     private func closed() -> EndpointKitError {
-        .webSocketClosed(url: url, code: nil)
+        .webSocketClosed(url: url, code: inbox.closeCode)
     }
 }

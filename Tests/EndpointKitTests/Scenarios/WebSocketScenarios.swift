@@ -126,6 +126,12 @@ struct WebSocketScenarios: Sendable {
             try await socket.send(.text("first"))
             try await socket.send(.text("close 4001 going home"))
             try await expectServerClose(socket, server, after: [.text("first")], code: 4001, reason: "going home")
+            do {
+                try await socket.send(.text("after"))
+                XCTFail("\(name): send after the server closed succeeded")
+            } catch EndpointKitError.webSocketClosed(_, let code) {
+                XCTAssertEqual(code, WebSocketCloseCode(rawValue: 4001), "\(name): the send's error names the server's code")
+            }
         }
     }
 
@@ -163,7 +169,9 @@ struct WebSocketScenarios: Sendable {
             do {
                 try await socket.send(.text("after"))
                 XCTFail("\(name): send after close succeeded")
-            } catch EndpointKitError.webSocketClosed {}
+            } catch EndpointKitError.webSocketClosed(_, let code) {
+                XCTAssertEqual(code, .normalClosure, "\(name): the send's error names the code that closed the socket")
+            }
         }
         // A reason past a close frame's 125 bytes is cut (whole characters), and a code that is
         // never sent (1006) goes as a close without one: the peer would fail the connection.
