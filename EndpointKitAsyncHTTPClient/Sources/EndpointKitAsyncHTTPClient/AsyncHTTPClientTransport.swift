@@ -70,7 +70,7 @@ struct AsyncHTTPClientTransport: Transport {
     }
 
     nonisolated(nonsending) func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
-        guard let url = outgoing.request.url else { throw EndpointKitError.invalidURL("<no URL>") }
+        guard let url = outgoing.request.url?.removingDotSegments else { throw EndpointKitError.invalidURL("<no URL>") }
         try calls.enter()
         let produced = ProducedBodyReader(of: outgoing)
         // Until the body has been read, failed or been dropped (the reader leaves then).
@@ -153,7 +153,7 @@ struct AsyncHTTPClientTransport: Transport {
     nonisolated(nonsending) private func exchange(
         _ outgoing: Outgoing, _ produced: ProducedBodyReader?, file: DownloadFile?, bodyLimit: Int, progress: ProgressSink?
     ) async throws -> ReceivedResponse {
-        guard let url = outgoing.request.url else { throw EndpointKitError.invalidURL("<no URL>") }
+        guard let url = outgoing.request.url?.removingDotSegments else { throw EndpointKitError.invalidURL("<no URL>") }
         do {
             let (response, source) = try await responseHead(
                 outgoing, produced, url: url, progress: progress, idleLimit: nil, readingWhole: file == nil ? bodyLimit : nil)

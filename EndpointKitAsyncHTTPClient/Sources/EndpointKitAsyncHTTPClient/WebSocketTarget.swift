@@ -15,7 +15,7 @@ struct WebSocketTarget: Sendable {
     let uri: String
 
     init(_ request: URLRequest) throws {
-        guard let url = request.url, let parts = URLComponents(url: url, resolvingAgainstBaseURL: true),
+        guard let url = request.url?.removingDotSegments, let parts = URLComponents(url: url, resolvingAgainstBaseURL: true),
             let scheme = parts.scheme?.lowercased(), let host = parts.host, !host.isEmpty
         else { throw EndpointKitError.invalidURL(request.url?.absoluteString ?? "") }
         switch scheme {

@@ -17,6 +17,7 @@ extension ClientScenarios {
             ("idle connections closed by the server", idleConnectionsClosed),
             ("default request headers", defaultRequestHeaders), ("a line break in a header", lineBreakInAHeader), ("cookies set on a redirect", cookiesSetOnARedirect),
             ("credentials in the URL", credentialsInTheURL), ("a port outside 1-65535", portOutOfRange),
+            ("dot segments in a path", dotSegmentsInAPath),
         ]
     }
 
@@ -425,6 +426,20 @@ extension ClientScenarios {
             let own = try await client.request(EchoEndpoint(headers: ["User-Agent": "mine/1.0", "Accept": "application/json"]))
             XCTAssertEqual(own.headers["user-agent"], "mine/1.0", name)
             XCTAssertEqual(own.headers["accept"], "application/json", name)
+        }
+    }
+
+    /// `.` and `..` segments of a path are resolved before it is sent (RFC 3986, 5.2.4), as
+    /// libcurl does: each client asks for the same resource. A query is left as it is.
+    func dotSegmentsInAPath(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server) { client in
+            for path in ["a/./b/../../echo", "./echo", "x/../echo?to=../up/./here"] {
+                let echo = try await client.request(EchoEndpoint(path: path))
+                XCTAssertEqual(echo.path, "/echo", "\(name), \(path)")
+                if path.contains("?") { XCTAssertEqual(echo.query, "to=../up/./here", "\(name), \(path)") }
+            }
+            for try await _ in try await client.stream(EchoEndpoint(path: "x/../echo")) {}
+            XCTAssertEqual(server.requests.last?.path, "/echo", "\(name), a stream")
         }
     }
 }

@@ -39,6 +39,7 @@ struct WebSocketScenarios: Sendable {
     var all: [(String, @Sendable (TestServer) async throws -> Void)] {
         [
             ("echo text and binary", echo), ("adapters apply to the handshake", adaptersApply),
+            ("dot segments in the path", dotSegments),
             ("server closes with a code", serverCloses), ("client closes", clientCloses),
             ("refused handshake", refusedHandshake), ("refused handshake, endless body", refusedHandshakeEndlessBody),
             ("refused handshake, trickling body", refusedHandshakeTricklingBody), ("dropped connection throws", droppedConnection),
@@ -92,6 +93,19 @@ struct WebSocketScenarios: Sendable {
             let second = try await iterator.next()
             XCTAssertEqual(first, .text("héllo"), name)
             XCTAssertEqual(second, .binary(bytes), name)
+            await socket.close()
+        }
+    }
+
+    /// `.` and `..` in the handshake's path are resolved before it is sent, as for every call.
+    func dotSegments(_ server: TestServer) async throws {
+        try await with(server) { client in
+            let socket = try await client.webSocket(SocketEndpoint(path: "ws/./x/../echo"))
+            XCTAssertEqual(server.requests.last?.uri, "/ws/echo", name)
+            try await socket.send(.text("dots"))
+            var iterator = socket.makeAsyncIterator()
+            let echoed = try await iterator.next()
+            XCTAssertEqual(echoed, .text("dots"), name)
             await socket.close()
         }
     }
