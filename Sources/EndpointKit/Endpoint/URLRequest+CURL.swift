@@ -11,9 +11,9 @@ extension URLRequest {
     ///
     /// Headers named in `redacting` (case-insensitive; `Authorization`, `Proxy-Authorization`
     /// and `Cookie` by default) show `<redacted>` instead of their value. While `Authorization`
-    /// is among them, so are a user and password in the URL, which the clients send as one:
-    /// they are written `REDACTED:REDACTED@`. The rest of the URL, the query too, is shown as it
-    /// is, so that the command repeats the call.
+    /// is among them, so are a user and password in the URL (the clients send them as
+    /// `Authorization`): they are written `REDACTED:REDACTED@`. The rest of the URL, the query
+    /// too, is shown as it is, so that the command repeats the call.
     public func curlDescription(redacting redacted: Set<String> = ["authorization", "proxy-authorization", "cookie"]) -> String {
         var parts = ["curl"]
         let method = httpMethod ?? "GET"
