@@ -11,33 +11,32 @@ extension URL {
     /// and spans, is written this way.
     public var redactedDescription: String {
         if query == nil, user == nil, password == nil, fragment == nil { return absoluteString }
-        guard var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else {
-            return Self.redacted(absoluteString)
+        return rewritten { components in
+            components.fragment = nil
+            components.percentEncodedQueryItems = components.percentEncodedQueryItems?.map { item in
+                item.value == nil
+                    ? URLQueryItem(name: "REDACTED", value: nil) : URLQueryItem(name: item.name, value: "REDACTED")
+            }
         }
-        Self.redactCredentials(in: &components)
-        components.fragment = nil
-        components.percentEncodedQueryItems = components.percentEncodedQueryItems?.map { item in
-            item.value == nil
-                ? URLQueryItem(name: "REDACTED", value: nil) : URLQueryItem(name: item.name, value: "REDACTED")
-        }
-        return components.string ?? Self.redacted(absoluteString)
     }
 
     /// The URL with its user and password written as `REDACTED:REDACTED@`, and the rest as it is.
     var credentialsRedacted: String {
-        guard user != nil || password != nil else { return absoluteString }
+        user == nil && password == nil ? absoluteString : rewritten()
+    }
+
+    /// The URL with its user and password, if it has either, written `REDACTED:REDACTED@`, and
+    /// then `change` made to its parts; `redacted(_:)` of its text when it cannot be parsed.
+    private func rewritten(_ change: (inout URLComponents) -> Void = { _ in }) -> String {
         guard var components = URLComponents(url: self, resolvingAgainstBaseURL: true) else {
             return Self.redacted(absoluteString)
         }
-        Self.redactCredentials(in: &components)
+        if components.percentEncodedUser != nil || components.percentEncodedPassword != nil {
+            components.percentEncodedUser = "REDACTED"
+            components.percentEncodedPassword = "REDACTED"
+        }
+        change(&components)
         return components.string ?? Self.redacted(absoluteString)
-    }
-
-    /// Writes a user and password in `components`, if there is either, as `REDACTED:REDACTED`.
-    private static func redactCredentials(in components: inout URLComponents) {
-        guard components.percentEncodedUser != nil || components.percentEncodedPassword != nil else { return }
-        components.percentEncodedUser = "REDACTED"
-        components.percentEncodedPassword = "REDACTED"
     }
 
     /// `text` that could not be parsed as a URL, kept to the same promise by hand: cut where a
