@@ -39,6 +39,9 @@ public final class AsyncHTTPClientClient: Client {
     /// The queue completion handlers run on.
     public let completionQueue: DispatchQueue
     private let httpClient: HTTPClient
+    /// An owned HTTP/1.1 client for `https` requests with a body, beside an owned `httpClient`
+    /// that may speak HTTP/2 (see ``AsyncHTTPClientTransport/uploadClient``).
+    private let uploadClient: HTTPClient?
     private let ownsHTTPClient: Bool
     private let calls = CallsInFlight()
     private let pipeline: Pipeline
@@ -72,7 +75,9 @@ public final class AsyncHTTPClientClient: Client {
     ///     default. (EndpointKitTelemetry's `LoggingMonitor` logs the calls themselves.)
     ///   - httpVersion: The HTTP versions an owned `HTTPClient` offers: `.automatic` (the
     ///     default) speaks HTTP/2 to a server that offers it over TLS, many calls over one
-    ///     connection; `.http1Only` keeps to HTTP/1.1.
+    ///     connection, but for requests with a body, which keep to HTTP/1.1 on connections of
+    ///     their own (AsyncHTTPClient can crash on HTTP/2 when a server answers before the body
+    ///     is all sent); `.http1Only` keeps every call to HTTP/1.1.
     public init(
         requestAdapter: any RequestAdapter,
         httpClient: HTTPClient? = nil,
@@ -92,11 +97,11 @@ public final class AsyncHTTPClientClient: Client {
         var configuration = Self.configuration
         configuration.tlsConfiguration = tlsConfiguration
         configuration.httpVersion = httpVersion
+        let activityLogger = logger ?? Logger(label: "EndpointKitAsyncHTTPClient", factory: { _ in SwiftLogNoOpLogHandler() })
         let client =
-            httpClient
-            ?? HTTPClient(
-                eventLoopGroupProvider: .singleton, configuration: configuration,
-                backgroundActivityLogger: logger ?? Logger(label: "EndpointKitAsyncHTTPClient", factory: { _ in SwiftLogNoOpLogHandler() }))
+            httpClient ?? HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration, backgroundActivityLogger: activityLogger)
+        let mayUseHTTP2 = httpClient == nil && httpVersion != .http1Only
+        self.uploadClient = mayUseHTTP2 ? Self.uploadClient(configuration, logger: activityLogger) : nil
         self.tlsConfiguration = tlsConfiguration ?? .makeClientConfiguration()
         self.httpClient = client
         self.ownsHTTPClient = httpClient == nil
@@ -105,8 +110,16 @@ public final class AsyncHTTPClientClient: Client {
             requestAdapter: requestAdapter, responseObserver: responseObserver, monitors: monitors,
             retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, cache: cache, overload: overload,
             transport: AsyncHTTPClientTransport(
-                httpClient: client, cookieStorage: cookieStorage, decompresses: httpClient == nil, logger: logger, calls: calls,
-                soloEventLoop: client.eventLoopGroup.next()))
+                httpClient: client, uploadClient: uploadClient, cookieStorage: cookieStorage, borrowsHTTPClient: httpClient != nil,
+                logger: logger, calls: calls, soloEventLoop: client.eventLoopGroup.next()))
+    }
+
+    /// The HTTP/1.1 client for `https` requests with a body (see
+    /// ``AsyncHTTPClientTransport/uploadClient``), with `configuration`'s other settings.
+    private static func uploadClient(_ configuration: HTTPClient.Configuration, logger: Logger) -> HTTPClient {
+        var configuration = configuration
+        configuration.httpVersion = .http1Only
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration, backgroundActivityLogger: logger)
     }
 
     /// Creates a client whose requests are resolved against `baseURL`, then go through
@@ -207,12 +220,14 @@ public final class AsyncHTTPClientClient: Client {
         guard calls.close() else { return }
         await calls.drain(within: gracePeriod)
         if ownsHTTPClient { try await httpClient.shutdown() }
+        try await uploadClient?.shutdown()
     }
 
     deinit {
         if ownsHTTPClient, calls.isOpen {
             Self.unclosed.withLock { $0 += 1 }
             httpClient.shutdown(queue: .global()) { _ in }
+            uploadClient?.shutdown(queue: .global()) { _ in }
         }
     }
 

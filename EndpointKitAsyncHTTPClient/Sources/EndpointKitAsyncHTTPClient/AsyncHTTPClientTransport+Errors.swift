@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
@@ -24,9 +25,11 @@ extension AsyncHTTPClientTransport {
 
     /// ``translate(_:url:)`` without a second look at certificates; a request that the
     /// client's shutdown cut short (its grace period over) fails with `clientInvalidated`, not
-    /// as if its caller had cancelled it.
+    /// as if its caller had cancelled it, and so does one that found the `HTTPClient` shut
+    /// down (a borrowed one, by its owner).
     func translated(_ error: any Error, url: URL) -> any Error {
-        if !calls.isOpen, !Task.isCancelled, let error = error as? HTTPClientError, error == .cancelled || error == .alreadyShutdown {
+        if let error = error as? HTTPClientError, error == .alreadyShutdown { return EndpointKitError.clientInvalidated }
+        if !calls.isOpen, !Task.isCancelled, let error = error as? HTTPClientError, error == .cancelled {
             return EndpointKitError.clientInvalidated
         }
         return Self.translate(error, url: url)
@@ -37,13 +40,15 @@ extension AsyncHTTPClientTransport {
     static func translate(_ error: any Error, url: URL) -> any Error {
         if error is CancellationError || error is EndpointKitError { return error }
         if let failure = error as? BodyChunks.StreamFailure { return failure.underlying }
-        if let error = error as? HTTPClientError, error == .cancelled { return CancellationError() }
+        // AsyncHTTPClient also says `cancelled` of a request it dropped unsent because the
+        // HTTP/2 connection it was given was closing: a lost connection, since no one cancelled.
+        if let error = error as? HTTPClientError, error == .cancelled, Task.isCancelled { return CancellationError() }
         if let tls = tlsFailure(error) {
             return EndpointKitError.transportFailed(url: url, underlying: tls.error(url: url, detail: tlsDetail(error), underlying: error))
         }
         let text = String(describing: error).lowercased()
         let code: URLError.Code
-        if let error = error as? HTTPClientError, error == .remoteConnectionClosed {
+        if let error = error as? HTTPClientError, error == .remoteConnectionClosed || error == .cancelled {
             code = .networkConnectionLost
         } else if let error = error as? HTTPParserError, error == .invalidEOFState {
             code = .networkConnectionLost
@@ -96,7 +101,9 @@ extension AsyncHTTPClientTransport {
     private static func reason(_ error: any Error) -> String {
         let socket = (error as? IOError) ?? ((error as? NIOConnectionError)?.connectionErrors.first?.error as? IOError)
         if let socket { return String(cString: strerror(socket.errnoCode)) }
+        if let error = error as? HTTPClientError, error == .cancelled { return "it was closing, and the request was not sent on it" }
         if let error = error as? HTTPClientError { return error.shortDescription }
+        if let error = error as? NIOHTTP2Errors.StreamClosed { return "its HTTP/2 stream was closed before the answer (\(error.errorCode))" }
         if let failure = decompressionFailure(error) { return failure }
         if let error = error as? HTTPParserError, error == .invalidEOFState { return "the server closed it before the answer was complete" }
         if error is HTTPParserError || error is ChannelError { return String(describing: error) }

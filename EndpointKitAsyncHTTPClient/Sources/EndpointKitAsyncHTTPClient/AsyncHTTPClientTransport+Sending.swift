@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -17,7 +18,7 @@ extension AsyncHTTPClientTransport {
         _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?
     ) async throws -> HTTPClientResponse {
         try await sentAgainIfClosed(outgoing) {
-            try await httpClient.execute(
+            try await engine(sendingBody: outgoing.carriesBody, to: url).execute(
                 makeRequest(outgoing, produced, url: url, progress: progress), deadline: .distantFuture, logger: logger)
         }
     }
@@ -31,8 +32,19 @@ extension AsyncHTTPClientTransport {
             body: bytes.map { .bytes($0) })
         let receiver = ResponseReceiver(url: url, idleLimit: idleLimit, wholeLimit: wholeLimit)
         let eventLoop: HTTPClient.EventLoopPreference = calls.count == 1 ? .delegate(on: soloEventLoop) : .indifferent
-        receiver.attach(httpClient.execute(request: request, delegate: receiver, eventLoop: eventLoop, deadline: nil, logger: logger))
+        let task = engine(sendingBody: bytes != nil, to: url).execute(
+            request: request, delegate: receiver, eventLoop: eventLoop, deadline: nil, logger: logger)
+        // A borrowed `HTTPClient` may have been shut down by its owner at any time; an owned
+        // one only after this client began to close.
+        receiver.attach(task, watching: borrowsHTTPClient || !calls.isOpen)
         return receiver
+    }
+
+    /// The `HTTPClient` that sends a request to `url`: ``uploadClient`` for an `https` request
+    /// with a body, when there is one.
+    private func engine(sendingBody: Bool, to url: URL) -> HTTPClient {
+        guard sendingBody, let uploadClient, url.scheme?.lowercased() == "https" else { return httpClient }
+        return uploadClient
     }
 
     /// `outgoing`'s body when it is bytes in memory, `.some(nil)` when it has none, and `nil`
@@ -46,34 +58,43 @@ extension AsyncHTTPClientTransport {
     }
 
     /// Runs `attempt` (a send and the wait for its answer); once more, on a fresh connection,
-    /// if its body can be sent again and either nothing of it was sent, whatever its method,
-    /// or it is idempotent (or carries an `Idempotency-Key`) and the connection closed or
-    /// reset before any answer: typically a pooled connection the server had just dropped as
-    /// idle, as servers with short keep-alive timeouts do. RFC 9110 (9.2.2) allows the second;
-    /// libcurl and browsers do it.
+    /// while the client is not shutting down, if its body can be sent again and either nothing
+    /// of it was sent, whatever its method, or it is idempotent (or carries an
+    /// `Idempotency-Key`) and the connection, or its HTTP/2 stream, closed or reset before any
+    /// answer: typically a pooled connection the server had just dropped as idle, as servers
+    /// with short keep-alive timeouts do, or an HTTP/2 connection the server ended with a
+    /// GOAWAY (nginx does after 1,000 requests). RFC 9110 (9.2.2) allows the second; libcurl
+    /// and browsers do it.
     nonisolated(nonsending) func sentAgainIfClosed<T>(
         _ outgoing: Outgoing, _ attempt: nonisolated(nonsending) () async throws -> T
     ) async throws -> T {
         do {
             return try await attempt()
-        } catch where outgoing.canReplayBody && !Task.isCancelled && Self.mayBeSentAgain(outgoing, after: error) {
+        } catch where calls.isOpen && outgoing.canReplayBody && !Task.isCancelled && Self.mayBeSentAgain(outgoing, after: error) {
             return try await attempt()
         }
     }
 
     /// Whether `outgoing`, whose attempt failed with `error`, may be sent once more (see
-    /// ``sentAgainIfClosed(_:_:)``). AsyncHTTPClient fails a request with
-    /// `ChannelError.ioOnClosedChannel` when the connection its pool handed out had closed
-    /// before the request was started on it: not a byte of it was written.
+    /// ``sentAgainIfClosed(_:_:)``). Not a byte of it was written when AsyncHTTPClient fails
+    /// it with `ChannelError.ioOnClosedChannel` (the connection its pool handed out had closed
+    /// before the request was started on it) or, while neither the caller nor a shutdown of
+    /// this client has cancelled it, with `HTTPClientError.cancelled` (the HTTP/2 connection it
+    /// was given was closing after a GOAWAY); nor when the server refused its HTTP/2 stream
+    /// (RFC 9113, 8.7).
     private static func mayBeSentAgain(_ outgoing: Outgoing, after error: any Error) -> Bool {
         if let error = error as? ChannelError, error == .ioOnClosedChannel { return true }
+        if let error = error as? HTTPClientError, error == .cancelled { return true }
+        if let error = error as? NIOHTTP2Errors.StreamClosed, error.errorCode == .refusedStream { return true }
         let request = outgoing.request
         return closedBeforeAnswering(error)
             && (EndpointKit.HTTPMethod(request.httpMethod ?? "GET").isIdempotent || request.carriesIdempotencyKey)
     }
 
-    /// Whether `error` says the connection closed or reset before any response arrived.
+    /// Whether `error` says the connection, or its HTTP/2 stream, closed or reset before any
+    /// response arrived. (A GOAWAY's streams the server will not answer end so.)
     private static func closedBeforeAnswering(_ error: any Error) -> Bool {
+        if error is NIOHTTP2Errors.StreamClosed { return true }
         if let error = error as? HTTPClientError { return error == .remoteConnectionClosed }
         if let error = error as? HTTPParserError { return error == .invalidEOFState }
         if let error = error as? ChannelError { return error == .eof }

@@ -17,11 +17,19 @@ import NIOHTTP1
 /// ``ResponseReceiver``); any other through its `async` API.
 struct AsyncHTTPClientTransport: Transport {
     let httpClient: HTTPClient
+    /// Where an `https` request with a body goes instead, if anywhere: an HTTP/1.1 client
+    /// beside an owned `httpClient` that may speak HTTP/2. On HTTP/2, AsyncHTTPClient (1.37)
+    /// crashes the process, or leaves the call waiting, when the server answers before the
+    /// body is all sent and then resets the stream, as nginx does for a `413` or a `return`
+    /// (swift-server/async-http-client#922). A request without a body has none to be cut short.
+    let uploadClient: HTTPClient?
     /// Where cookies are kept, if anywhere.
     let cookieStorage: (any CookieStore)?
+    /// Whether `httpClient` is borrowed: shut down by its owner, when it chooses.
+    let borrowsHTTPClient: Bool
     /// Whether the `HTTPClient` is known to decode gzip and deflate bodies (an owned one). A
     /// borrowed one's configuration cannot be read: its bodies' first bytes are checked instead.
-    let decompresses: Bool
+    var decompresses: Bool { !borrowsHTTPClient }
     /// Where AsyncHTTPClient logs each request (connection pool and all), if anywhere.
     let logger: Logger?
     /// The requests in flight; none is sent once the client has been shut down.

@@ -78,11 +78,16 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     }
 
     /// Keeps the request's task, to cancel it, while its response is arriving. (Nothing can
-    /// cancel before this: the caller gets the receiver after it.)
-    func attach(_ task: HTTPClient.Task<Void>) {
+    /// cancel before this: the caller gets the receiver after it.) `watching`, a task that
+    /// fails ends the response too: AsyncHTTPClient fails a request it does not start, its
+    /// `HTTPClient` shut down, without telling the delegate, and the caller would wait for ever.
+    /// (Not for every request: from another thread than the task's event loop, watching
+    /// costs a hop to that loop.)
+    func attach(_ task: HTTPClient.Task<Void>, watching: Bool) {
         state.withLock { state in
             if state.ending == nil { state.task = task }
         }
+        if watching { task.futureResult.whenFailure { [self] error in end(.failure(error)) } }
     }
 
     /// The head of a streamed response; its body follows with ``next()``.

@@ -49,6 +49,42 @@ final class AsyncHTTPClientClientTests: XCTestCase {
         await server.shutdown()
     }
 
+    /// A borrowed `HTTPClient` shut down while the client is still in use (a shutdown done in
+    /// the wrong order): every kind of call fails at once with `clientInvalidated`, none waits
+    /// for an answer that cannot come. (AsyncHTTPClient fails such a request without telling
+    /// its delegate.)
+    func testCallsThroughABorrowedClientThatWasShutDownFailAtOnce() async throws {
+        let server = try await TestServer.start(Routes.standard)
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: AsyncHTTPClientClient.configuration)
+        let client = AsyncHTTPClientClient(baseURL: server.baseURL, httpClient: httpClient)
+        _ = try await client.request(GetBook())
+        try await httpClient.shutdown()
+        let calls: [(String, @Sendable () async throws -> Void)] = [
+            ("request", { _ = try await client.request(GetBook()) }),
+            ("stream", { _ = try await client.stream(GetBook()) }),
+            ("upload", { _ = try await client.upload(Upload(body: .data(Data("x".utf8))), progress: { _ in }) }),
+        ]
+        for (name, call) in calls {
+            let outcome = Guarded<String?>(nil)
+            let running = Task {
+                do {
+                    try await call()
+                    outcome.withLock { $0 = "answered" }
+                } catch EndpointKitError.clientInvalidated {
+                    outcome.withLock { $0 = "clientInvalidated" }
+                } catch {
+                    outcome.withLock { $0 = "\(error)" }
+                }
+            }
+            let ended = await waitUntil(timeout: 5) { outcome.withLock { $0 } != nil }
+            running.cancel()
+            XCTAssertTrue(ended, "\(name): still waiting after 5 s")
+            XCTAssertEqual(outcome.withLock { $0 }, "clientInvalidated", name)
+        }
+        try await client.shutdown()
+        await server.shutdown()
+    }
+
     /// With no `timeout`, a server that never answers still cannot hang a call: the owned
     /// client's configuration has URLSession's 60 s idle limit. Here a borrowed `HTTPClient`
     /// with that configuration, shortened, shows the failure it gives.

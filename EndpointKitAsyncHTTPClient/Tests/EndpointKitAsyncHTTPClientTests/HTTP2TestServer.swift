@@ -8,7 +8,8 @@ import NIOSSL
 
 /// A TLS server that offers HTTP/2 and HTTP/1.1 by ALPN. Every request is answered with the
 /// protocol it came over and the number of its connection, so a test sees what was
-/// negotiated and how many connections carried its calls.
+/// negotiated and how many connections carried its calls; under `/early`, before its body. It can end each HTTP/2 connection
+/// with a GOAWAY after a number of streams, as nginx does after 1,000 (`keepalive_requests`).
 final class HTTP2TestServer: Sendable {
     /// What the server says of each request.
     struct Answer: Codable, Sendable {
@@ -30,7 +31,9 @@ final class HTTP2TestServer: Sendable {
         self.port = channel.localAddress?.port ?? 0
     }
 
-    static func start(_ identity: TestAuthority.Identity) async throws -> HTTP2TestServer {
+    /// Starts the server; with `goAwayAfter`, each HTTP/2 connection announces a GOAWAY once
+    /// that many streams have opened on it: it answers those, and no stream opened after.
+    static func start(_ identity: TestAuthority.Identity, goAwayAfter streamLimit: Int? = nil) async throws -> HTTP2TestServer {
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(identity.certificate)], privateKey: .privateKey(identity.key))
         configuration.applicationProtocols = ["h2", "http/1.1"]
@@ -48,13 +51,16 @@ final class HTTP2TestServer: Sendable {
                 }.flatMap {
                     child.configureHTTP2SecureUpgrade(
                         h2ChannelConfigurator: { connection in
-                            connection.eventLoop.makeCompletedFuture {
+                            let opened = Guarded(0)
+                            return connection.eventLoop.makeCompletedFuture {
                                 _ = try connection.pipeline.syncOperations.configureHTTP2Pipeline(
                                     mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
                                 ) { stream in
                                     stream.eventLoop.makeCompletedFuture {
+                                        if let streamLimit { try goAway(after: stream, opened, on: connection, limit: streamLimit) }
                                         try stream.pipeline.syncOperations.addHandlers([
-                                            HTTP2FramePayloadToHTTP1ServerCodec(), Responder(protocolName: "h2", connection: number),
+                                            StreamResetter(), HTTP2FramePayloadToHTTP1ServerCodec(),
+                                            Responder(protocolName: "h2", connection: number),
                                         ])
                                     }
                                 }
@@ -76,6 +82,18 @@ final class HTTP2TestServer: Sendable {
         try? await channel.close()
     }
 
+    /// Sends a connection's GOAWAY once `limit` streams have opened on it (`opened` counts
+    /// them), naming the last of them: the streams up to it are answered, no later one.
+    private static func goAway(after stream: any Channel, _ opened: Guarded<Int>, on connection: any Channel, limit: Int) throws {
+        let count = opened.withLock { count in
+            count += 1
+            return count
+        }
+        guard count == limit, let streamID = try stream.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID) else { return }
+        let frame = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: streamID, errorCode: .noError, opaqueData: nil))
+        connection.writeAndFlush(frame, promise: nil)
+    }
+
     /// Answers each request, once its end has arrived, with an ``Answer``.
     private final class Responder: ChannelInboundHandler, @unchecked Sendable {
         typealias InboundIn = HTTPServerRequestPart
@@ -88,14 +106,48 @@ final class HTTP2TestServer: Sendable {
             self.connection = connection
         }
 
+        /// Whether the request is answered at once, its body left unread: the stream is then
+        /// reset, as nginx does when it refuses a request body (`413`, `401`, a `return`).
+        private var answersEarly = false
+
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            guard case .end = unwrapInboundIn(data) else { return }
+            switch unwrapInboundIn(data) {
+            case .head(let head) where head.uri.hasPrefix("/early"):
+                answersEarly = true
+                let answered = answer(context)
+                // As nginx: RST_STREAM with NO_ERROR, once the answer is out.
+                if protocolName == "h2" {
+                    answered.assumeIsolated().whenSuccess { context.triggerUserOutboundEvent(StreamReset(), promise: nil) }
+                }
+            case .end where answersEarly: answersEarly = false
+            case .end: answer(context)
+            default: break
+            }
+        }
+
+        @discardableResult
+        private func answer(_ context: ChannelHandlerContext) -> EventLoopFuture<Void> {
             let body = (try? JSONEncoder().encode(Answer(protocolName: protocolName, connection: connection))) ?? Data()
             var headers = HTTPHeaders([("Content-Type", "application/json"), ("Content-Length", "\(body.count)")])
             if protocolName == "h2" { headers.remove(name: "Connection") }
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            return context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        }
+    }
+
+    /// Asks for the stream to be reset with `NO_ERROR`: the request's body is not wanted.
+    private struct StreamReset {}
+
+    /// Resets the stream when asked (``StreamReset``); first in a stream's pipeline, below
+    /// the codec that speaks HTTP/1 parts.
+    private final class StreamResetter: ChannelOutboundHandler, Sendable {
+        typealias OutboundIn = HTTP2Frame.FramePayload
+        typealias OutboundOut = HTTP2Frame.FramePayload
+
+        func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+            guard event is StreamReset else { return context.triggerUserOutboundEvent(event, promise: promise) }
+            context.writeAndFlush(wrapOutboundOut(.rstStream(.noError)), promise: promise)
         }
     }
 }
