@@ -62,7 +62,7 @@ extension AsyncHTTPClientTransport {
             code = .badURL
         } else if decompressionFailure(error) != nil {
             code = .cannotDecodeContentData
-        } else if text.contains("refused") {
+        } else if text.contains("refused") || socketError(error).map({ unreachable.contains($0.errnoCode) }) == true {
             code = .cannotConnectToHost
         } else if text.contains("dns") || text.contains("resolve") || text.contains("unknown host") || text.contains("lookup") {
             code = .cannotFindHost
@@ -99,8 +99,7 @@ extension AsyncHTTPClientTransport {
     /// The system's words for a failed socket call, AsyncHTTPClient's short ones for its own
     /// errors (whose full descriptions can carry header values), or NIO's error's name.
     private static func reason(_ error: any Error) -> String {
-        let socket = (error as? IOError) ?? ((error as? NIOConnectionError)?.connectionErrors.first?.error as? IOError)
-        if let socket { return String(cString: strerror(socket.errnoCode)) }
+        if let socket = socketError(error) { return String(cString: strerror(socket.errnoCode)) }
         if let error = error as? HTTPClientError, error == .cancelled { return "it was closing, and the request was not sent on it" }
         if let error = error as? HTTPClientError { return error.shortDescription }
         if let error = error as? NIOHTTP2Errors.StreamClosed { return "its HTTP/2 stream was closed before the answer (\(error.errorCode))" }
@@ -109,6 +108,17 @@ extension AsyncHTTPClientTransport {
         if error is HTTPParserError || error is ChannelError { return String(describing: error) }
         return String(describing: type(of: error))
     }
+
+    /// The failed socket call in `error`: its own, or the first connection attempt's of a
+    /// connection NIO could not make.
+    private static func socketError(_ error: any Error) -> IOError? {
+        (error as? IOError) ?? ((error as? NIOConnectionError)?.connectionErrors.first?.error as? IOError)
+    }
+
+    /// What a connection's socket reports when there is no way to the server: no route to its
+    /// host or network, or either down. NIO words them as a connection reset ("connection reset
+    /// (error set)"), but no connection was made, so nothing was sent.
+    private static let unreachable: Set<Int32> = [EHOSTUNREACH, ENETUNREACH, EHOSTDOWN, ENETDOWN]
 
     /// What went wrong in AsyncHTTPClient's decompressor, when `error` is its.
     private static func decompressionFailure(_ error: any Error) -> String? {

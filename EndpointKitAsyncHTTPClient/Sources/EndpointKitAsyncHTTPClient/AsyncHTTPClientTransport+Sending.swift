@@ -17,7 +17,7 @@ extension AsyncHTTPClientTransport {
     nonisolated(nonsending) func execute(
         _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?
     ) async throws -> HTTPClientResponse {
-        try await sentAgainIfClosed(outgoing) {
+        try await sentAgainIfClosed(outgoing, url: url) {
             try await engine(sendingBody: outgoing.carriesBody, to: url).execute(
                 makeRequest(outgoing, produced, url: url, progress: progress), deadline: .distantFuture, logger: logger)
         }
@@ -64,19 +64,27 @@ extension AsyncHTTPClientTransport {
     /// answer: typically a pooled connection the server had just dropped as idle, as servers
     /// with short keep-alive timeouts do, or an HTTP/2 connection the server ended with a
     /// GOAWAY (nginx does after 1,000 requests). RFC 9110 (9.2.2) allows the second; libcurl
-    /// and browsers do it.
+    /// and browsers do it. Not while sending again to the same server is paused
+    /// (``ResendPause``): a second send that also closed before any answer pauses it.
     nonisolated(nonsending) func sentAgainIfClosed<T>(
-        _ outgoing: Outgoing, _ attempt: nonisolated(nonsending) () async throws -> T
+        _ outgoing: Outgoing, url: URL, _ attempt: nonisolated(nonsending) () async throws -> T
     ) async throws -> T {
         do {
             return try await attempt()
-        } catch where calls.isOpen && outgoing.canReplayBody && !Task.isCancelled && Self.mayBeSentAgain(outgoing, after: error) {
-            return try await attempt()
+        } catch where calls.isOpen && outgoing.canReplayBody && !Task.isCancelled && Self.mayBeSentAgain(outgoing, after: error)
+            && resends.allowsResend(to: url)
+        {
+            do {
+                return try await attempt()
+            } catch where Self.closedBeforeAnswering(error) {
+                resends.pause(url)
+                throw error
+            }
         }
     }
 
     /// Whether `outgoing`, whose attempt failed with `error`, may be sent once more (see
-    /// ``sentAgainIfClosed(_:_:)``). Not a byte of it was written when AsyncHTTPClient fails
+    /// ``sentAgainIfClosed(_:url:_:)``). Not a byte of it was written when AsyncHTTPClient fails
     /// it with `ChannelError.ioOnClosedChannel` (the connection its pool handed out had closed
     /// before the request was started on it) or, while neither the caller nor a shutdown of
     /// this client has cancelled it, with `HTTPClientError.cancelled` (the HTTP/2 connection it

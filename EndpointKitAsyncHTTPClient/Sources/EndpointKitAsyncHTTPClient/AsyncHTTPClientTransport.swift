@@ -34,6 +34,8 @@ struct AsyncHTTPClientTransport: Transport {
     let logger: Logger?
     /// The requests in flight; none is sent once the client has been shut down.
     let calls: CallsInFlight
+    /// The servers to which a request cut off is not sent again for now.
+    let resends = ResendPause()
     /// The event loop a request sent while no other is in flight runs its delegate on, and
     /// prefers its connection on: one request after another then find their connection on that
     /// loop. AsyncHTTPClient otherwise takes the group's next loop for each, while the pool
@@ -136,7 +138,7 @@ struct AsyncHTTPClientTransport: Transport {
         readingWhole limit: Int?
     ) async throws -> (HTTPResponseHead, BodyReader.Source) {
         if progress == nil, let bytes = Self.bytesInMemory(of: outgoing) {
-            return try await sentAgainIfClosed(outgoing) {
+            return try await sentAgainIfClosed(outgoing, url: url) {
                 let receiver = try receive(outgoing, bytes, url: url, idleLimit: idleLimit, wholeLimit: limit)
                 let reader = ResponseReceiver.Reader(receiver)
                 return (try await receiver.head(), .receiver(reader))

@@ -11,7 +11,10 @@ extension URLError {
     /// Apple platforms does and as retry policies expect. That is an answer the server cut
     /// short ("transfer closed with 981 bytes remaining to read") and a request it broke off
     /// ("Send failure: Broken pipe"), both `.unknown`, and a connection closed with no answer
-    /// at all ("Empty reply from server", `.badServerResponse`). A TLS failure is typed by
+    /// at all ("Empty reply from server", `.badServerResponse`). A connection that could not be
+    /// made for any cause but a refusal ("Failed to connect to … Couldn't connect to server":
+    /// no route to the host, or a reset as it was accepted, `.unknown`) is
+    /// `.cannotConnectToHost`, as a refused one is. A TLS failure is typed by
     /// ``TLSFailure``. The words are kept. A response head Foundation could not read (libcurl's
     /// "Failed writing header", `.unknown`) is `.cannotParseResponse`, saying what it balks at;
     /// so is one libcurl refused as not HTTP, as AsyncHTTPClientClient types it: a bad
@@ -37,10 +40,12 @@ extension URLError {
         if let urlError = error as? URLError, let words = unparsedAnswer(urlError) {
             return urlError.retyped(.cannotParseResponse, saying: words)
         }
-        guard let urlError = error as? URLError, let words = connectionLostWords[urlError.code],
-            words.contains(where: urlError.localizedDescription.lowercased().contains)
+        guard let urlError = error as? URLError,
+            let cause = looselyTyped.first(where: { given, words, _ in
+                given == urlError.code && words.contains(where: urlError.localizedDescription.lowercased().contains)
+            })?.cause
         else { return TLSFailure.typed(error, url: url) }
-        return URLError(.networkConnectionLost, userInfo: urlError.userInfo)
+        return URLError(cause, userInfo: urlError.userInfo)
     }
 
     /// What to say of an answer libcurl or Foundation could not parse, if `error` reports one.
@@ -73,9 +78,11 @@ extension URLError {
         "unsupported http version", "received http/0.9",
     ]
 
-    /// libcurl's words for a broken connection, by the code Foundation on Linux gives them.
-    private static let connectionLostWords: [URLError.Code: [String]] = [
-        .unknown: ["transfer closed with", "send failure: broken pipe"],
-        .badServerResponse: ["empty reply from server"],
+    /// libcurl's words for a connection that broke or could not be made, with the code
+    /// Foundation on Linux gives them and the code of their cause.
+    private static let looselyTyped: [(given: URLError.Code, words: [String], cause: URLError.Code)] = [
+        (.unknown, ["transfer closed with", "send failure: broken pipe"], .networkConnectionLost),
+        (.badServerResponse, ["empty reply from server"], .networkConnectionLost),
+        (.unknown, ["failed to connect to", "couldn't connect to server"], .cannotConnectToHost),
     ]
 }

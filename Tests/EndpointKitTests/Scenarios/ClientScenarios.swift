@@ -63,7 +63,7 @@ struct ClientScenarios: Sendable {
             ("typed GET with both APIs", getWithBothAPIs), ("methods and bodies", methodsAndBodies),
             ("non-2xx carries status and body", unacceptableStatus),
             ("401 with an authentication challenge", authenticationChallenge), ("decoding failure names the path", decodingFailure),
-            ("connection refused", connectionRefused), ("not HTTP", unsupportedScheme), ("reset connection", resetConnection), ("truncated body", truncatedBody), ("unresolvable host", unresolvableHost),
+            ("connection refused", connectionRefused), ("not HTTP", unsupportedScheme), ("reset connection", resetConnection), ("reset as it is accepted", resetOnAccept), ("truncated body", truncatedBody), ("unresolvable host", unresolvableHost),
             ("https to a plain HTTP port", tlsToAPlainPort),
             ("cancel closes the connection", cancellationClosesTheConnection), ("observer once per call", observerOnce),
             ("uploads byte-exact", uploadsByteExact), ("download with progress and resume", downloadAndResume),
@@ -253,6 +253,37 @@ struct ClientScenarios: Sendable {
                 try await client.request(PathEndpoint(path: "reset"))
             }
         }
+    }
+
+    /// A server that resets each connection as it accepts it: every call fails as a connection
+    /// that could not be made or was lost, codes a retry policy knows, and every GET is retried.
+    /// libcurl says "Couldn't connect to server" of most such resets, which Foundation on Linux
+    /// typed `.unknown`, so `URLSessionClient` retried none of them. A request is sent again on
+    /// a fresh connection after its connection closed unanswered (meant for a pooled one a
+    /// server dropped as idle) only until such a second send fails too, then not for a second:
+    /// `AsyncHTTPClientClient` sent every attempt twice.
+    func resetOnAccept(_: TestServer, _: FaultRoutes) async throws {
+        let listener = try await ResettingListener.start()
+        let started = Date()
+        let options = Options(retryPolicy: RetryPolicy(initialDelay: 0.001, jitter: 0), timeout: 10, overload: .none)
+        var codes: [URLError.Code: Int] = [:]
+        try await using(makeClient(options.configuration(baseURL: listener.url)), close: close) { client in
+            for _ in 0..<20 {
+                do {
+                    _ = try await client.request(GetBook())
+                    XCTFail("\(name): a reset connection answered")
+                } catch EndpointKitError.transportFailed(_, let underlying as URLError) {
+                    codes[underlying.code, default: 0] += 1
+                    XCTAssertTrue([.cannotConnectToHost, .networkConnectionLost].contains(underlying.code), "\(name): \(underlying)")
+                    XCTAssertFalse("\(underlying)".contains("could not be completed"), "\(name) says nothing of the cause: \(underlying)")
+                }
+            }
+        }
+        await listener.stop()
+        XCTAssertEqual(codes.values.reduce(0, +), 20, "\(name): \(codes)")
+        // One send again at most, and one more each second the pause (1 s) ends.
+        let resends = 1 + Int(Date().timeIntervalSince(started))
+        XCTAssertTrue((20 * 3...20 * 3 + resends).contains(listener.accepted), "\(name): \(listener.accepted) connections (\(codes))")
     }
 
     func tlsToAPlainPort(_ server: TestServer, _: FaultRoutes) async throws {
