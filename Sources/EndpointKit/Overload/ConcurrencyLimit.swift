@@ -7,7 +7,9 @@ import Foundation
 /// ``EndpointKitError/tooManyCalls(host:limit:)``, so a slow dependency cannot make calls pile
 /// up without bound. A waiting call that is cancelled leaves the queue at once; the wait counts
 /// against the call's timeout (and its ``CallDeadline``), and a call still waiting when that
-/// passes leaves the queue with ``EndpointKitError/timedOut(url:limit:)``, unsent. A call holds
+/// passes leaves the queue with ``EndpointKitError/timedOut(url:limit:)``, unsent, as does one
+/// whose place comes with less than a millisecond of it left; the error names the whole
+/// timeout, the wait included. A call holds
 /// its place while its request is sent and its response read (for a stream, until the head
 /// has arrived). One limit per host (and port), kept by the client.
 public struct ConcurrencyLimit: Sendable, Equatable {

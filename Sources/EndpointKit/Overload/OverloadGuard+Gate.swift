@@ -5,8 +5,10 @@ extension OverloadGuard {
     /// Runs `send` under the circuit and queue of `url`'s host, and counts its outcome by the
     /// status it returns: for each request sent (``OverloadTransport``) and each WebSocket
     /// handshake. The wait in the queue counts against the attempt's `timeout`: `send` is given
-    /// the time left of it (the call fails with ``EndpointKitError/timedOut(url:limit:)`` if
-    /// none is left). Without a breaker or a limit, just runs `send`.
+    /// the time left of it. If less than a millisecond is left (a place freed as the calls
+    /// ahead timed out), nothing is sent; either way, a call that runs out of time fails with
+    /// ``EndpointKitError/timedOut(url:limit:)`` naming the whole `timeout`. Without a breaker
+    /// or a limit, just runs `send`.
     func guarding<Answer>(
         _ url: URL?, within timeout: TimeInterval?, _ send: (_ timeout: TimeInterval?) async throws -> (Answer, Int)
     ) async throws -> Answer {
@@ -20,7 +22,7 @@ extension OverloadGuard {
                 if try await queues.enter(host, within: timeout, url: url) {
                     let waited = CallContext.seconds(since: start)
                     tell(.queued, host: host, seconds: waited)
-                    left = timeout.map { max($0 - waited, 0) }
+                    left = timeout.map { $0 - waited }
                 }
             } catch {
                 if case EndpointKitError.tooManyCalls = error { tell(.queueFull, host: host) }
@@ -30,15 +32,26 @@ extension OverloadGuard {
             }
         }
         defer { queues?.leave(host) }
+        if let timeout, let left, left < Self.shortestSend {
+            record(.uncounted, host: host, admission: admission)
+            throw EndpointKitError.timedOut(url: url, limit: timeout)
+        }
         do {
             let (answer, status) = try await send(left)
             record(status >= 500 ? .failure : .success, host: host, admission: admission)
             return answer
         } catch {
             record(Self.outcome(of: error), host: host, admission: admission)
+            // The wait took part of the time: the call timed out after all of it.
+            if let timeout, left != timeout, case EndpointKitError.timedOut(let url, _) = error {
+                throw EndpointKitError.timedOut(url: url, limit: timeout)
+            }
             throw error
         }
     }
+
+    /// The least time left after a wait in the queue for which a request is sent.
+    private static let shortestSend: TimeInterval = 0.001
 
     /// The circuit's word on a call to `host`: throws when it is open.
     private func admit(_ host: String) throws -> CircuitBoard.Admission {

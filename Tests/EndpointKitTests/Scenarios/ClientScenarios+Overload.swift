@@ -13,7 +13,8 @@ extension ClientScenarios {
         [
             ("burst against a server with few threads", burstAgainstFewThreads),
             ("retry budget", retryBudget), ("circuit breaker", circuitBreaker), ("circuit probe that hangs", circuitProbeThatHangs),
-            ("concurrency limit", concurrencyLimit), ("deadline", deadline), ("hedging", hedging),
+            ("concurrency limit", concurrencyLimit), ("a queue behind a host that does not answer", queueBehindAStalledHost),
+            ("deadline", deadline), ("hedging", hedging),
         ]
     }
 
@@ -254,6 +255,35 @@ extension ClientScenarios {
             // The places are all free again.
             let after = await self.outcomes(of: 5, client) { index in AttemptEndpoint(path: "/hold?key=after\(index)&seconds=0") }
             XCTAssertEqual(after, ["ok": 5], name)
+        }
+    }
+
+    /// 2 calls in flight to a host that does not answer, 20 more waiting, all with 0.5 s: the
+    /// waiting ones leave the queue at that limit, unsent, and so do those whose place freed as
+    /// the first two timed out, with no time left to use it. Each says it timed out after the
+    /// 0.5 s it had, not after what was left of it once it had waited. Before, the places freed
+    /// at 0.5 s went to waiting calls with a fraction of a millisecond left, which were sent,
+    /// timed out at once and freed their places for the next, each saying "timed out after 0 s".
+    func queueBehindAStalledHost(_ server: TestServer, _ faults: FaultRoutes) async throws {
+        let limit = OverloadPolicy(concurrencyLimit: ConcurrencyLimit(maximumInFlight: 2, maximumQueued: 20))
+        try await with(server, Options(overload: limit)) { client in
+            let limits = await withTaskGroup(of: String.self) { group in
+                for _ in 0..<22 {
+                    group.addTask {
+                        do {
+                            _ = try await client.request(AttemptEndpoint(path: "/hold?key=stalled&seconds=30", timeout: 0.5))
+                            return "answered"
+                        } catch EndpointKitError.timedOut(_, let limit) {
+                            return "timed out after \(limit) s"
+                        } catch {
+                            return "\(error)"
+                        }
+                    }
+                }
+                return await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
+            }
+            XCTAssertEqual(limits, ["timed out after 0.5 s": 22], name)
+            XCTAssertEqual(faults.count("stalled"), 2, "\(name): only the first two were sent")
         }
     }
 
