@@ -54,6 +54,8 @@ extension AsyncHTTPClientTransport {
             code = .networkConnectionLost
         } else if let error = error as? HTTPClientError, error == .connectTimeout || error == .readTimeout || error == .deadlineExceeded {
             code = .timedOut
+        } else if case ChannelError.connectTimeout = error {
+            code = .timedOut
         } else if let error = error as? HTTPClientError, error == .unsupportedScheme(url.scheme ?? "") {
             code = .unsupportedURL
         } else if let error = error as? HTTPParserError, error != .invalidEOFState {

@@ -35,35 +35,39 @@ final class NIOWebSocketChannel: WebSocketChannel {
         self.url = url
     }
 
-    /// Connects, runs the opening handshake for `request`, and returns the open socket.
+    /// Connects, runs the opening handshake for `request`, and returns the open socket. The
+    /// connection is made within `timeout` or AsyncHTTPClientClient's connect timeout (10 s),
+    /// whichever is shorter, as for requests; the handshake ends within `timeout`, or within
+    /// `idleLimit` (the read timeout of requests, 60 s) when the call has none, so that a server
+    /// that never answers it does not hold the call for ever.
     static func open(
-        _ request: URLRequest, group: any EventLoopGroup, tls: TLSConfiguration, timeout: TimeInterval?
+        _ request: URLRequest, group: any EventLoopGroup, tls: TLSConfiguration, timeout: TimeInterval?,
+        idleLimit: TimeInterval = NIOWebSocketChannel.idleLimit
     ) async throws -> WebSocket {
         let target = try WebSocketTarget(request)
         let inbox = WebSocketInbox()
         let opened = Locked<(any Channel)?>(nil)
         let timedOut = Locked(false)
+        let limit = timeout ?? idleLimit
         do {
             let socket = try await withTaskCancellationHandler {
                 let upgrade = try await ClientBootstrap(group: group)
-                    .connectTimeout(.nanoseconds(Int64((timeout ?? 30).nanoseconds)))
+                    .connectTimeout(.nanoseconds(Int64(min(limit, connectLimit).nanoseconds)))
                     .connect(host: target.host, port: target.port) { channel in
                         opened.withLock { $0 = channel }
                         return channel.eventLoop.makeCompletedFuture {
                             try configure(channel, target: target, request: request, inbox: inbox, tls: tls)
                         }
                     }
-                if let timeout {
-                    let deadline = upgrade.eventLoop.scheduleTask(in: .nanoseconds(Int64(timeout.nanoseconds))) {
-                        timedOut.withLock { $0 = true }
-                        opened.withLock { $0 }?.close(promise: nil)
-                    }
-                    // A refused handshake's answer is read within the limit too: closing the
-                    // connection then ends it with the bytes that came.
-                    upgrade.whenComplete { result in
-                        guard case .success(.refused(let answer)) = result else { return deadline.cancel() }
-                        answer.whenComplete { _ in deadline.cancel() }
-                    }
+                let deadline = upgrade.eventLoop.scheduleTask(in: .nanoseconds(Int64(limit.nanoseconds))) {
+                    timedOut.withLock { $0 = true }
+                    opened.withLock { $0 }?.close(promise: nil)
+                }
+                // A refused handshake's answer is read within the limit too: closing the
+                // connection then ends it with the bytes that came.
+                upgrade.whenComplete { result in
+                    guard case .success(.refused(let answer)) = result else { return deadline.cancel() }
+                    answer.whenComplete { _ in deadline.cancel() }
                 }
                 if Task.isCancelled { opened.withLock { $0 }?.close(promise: nil) }
                 switch try await upgrade.get() {
@@ -82,7 +86,10 @@ final class NIOWebSocketChannel: WebSocketChannel {
             if Task.isCancelled { throw CancellationError() }
             // A refusal stands, even when its answer's body was cut short by the time limit.
             if case EndpointKitError.unacceptableStatus = error { throw error }
-            if let timeout, timedOut.withLock({ $0 }) { throw EndpointKitError.timedOut(url: request.url, limit: timeout) }
+            // The call's own limit, or the idle one, ran out: connecting or in the handshake.
+            if timedOut.withLock({ $0 }) || (limit <= connectLimit && isConnectTimeout(error)) {
+                throw EndpointKitError.timedOut(url: request.url, limit: limit)
+            }
             guard let url = request.url else { throw EndpointKitError.transportFailed(url: nil, underlying: error) }
             // In words, as every other call's: refused, reset, lost, or what TLS said. NIO's
             // upgrade fails with `inappropriateOperationForState` when the connection ended
@@ -90,6 +97,21 @@ final class NIOWebSocketChannel: WebSocketChannel {
             let ended = (error as? ChannelError) == .inappropriateOperationForState
             throw AsyncHTTPClientTransport.translate(ended ? HTTPClientError.remoteConnectionClosed : error, url: url)
         }
+    }
+
+    /// The longest wait for a connection, as AsyncHTTPClientClient's requests have
+    /// (``AsyncHTTPClientClient/configuration``): past it, the call fails with
+    /// `URLError.timedOut`, as theirs do.
+    private static let connectLimit = TimeInterval(AsyncHTTPClientClient.configuration.timeout.connect?.nanoseconds ?? 10_000_000_000) / 1e9
+
+    /// The longest wait for the handshake's answer when the call has no time limit, as
+    /// AsyncHTTPClientClient's requests have for each read (``AsyncHTTPClientClient/configuration``).
+    static let idleLimit = TimeInterval(AsyncHTTPClientClient.configuration.timeout.read?.nanoseconds ?? 60_000_000_000) / 1e9
+
+    /// Whether `error` is NIO's for a connection not made in time.
+    private static func isConnectTimeout(_ error: any Error) -> Bool {
+        guard case ChannelError.connectTimeout = error else { return false }
+        return true
     }
 
     /// Sets up a new connection: TLS if asked, then HTTP with the WebSocket upgrade.
