@@ -10,8 +10,8 @@ import NIOHTTP2
 #endif
 
 /// Sending a request: through AsyncHTTPClient's delegate API when its body is in memory and its
-/// upload is not counted (see ``ResponseReceiver``), else its `async` API; once more on a fresh
-/// connection when a pooled one turned out closed.
+/// upload is not counted (see ``ResponseReceiver``), else its `async` API; again when a pooled
+/// connection turned out closed.
 extension AsyncHTTPClientTransport {
     /// Sends the request through AsyncHTTPClient's `async` API and waits for the response head.
     nonisolated(nonsending) func execute(
@@ -57,46 +57,59 @@ extension AsyncHTTPClientTransport {
         }
     }
 
-    /// Runs `attempt` (a send and the wait for its answer); once more, on a fresh connection,
-    /// while the client is not shutting down, if its body can be sent again and either nothing
-    /// of it was sent, whatever its method, or it is idempotent (or carries an
+    /// Runs `attempt` (a send and the wait for its answer); again, while the client is not
+    /// shutting down and its body can be sent again, if nothing of it was sent, whatever its
+    /// method (up to ``mostSends`` sends), or once more if it is idempotent (or carries an
     /// `Idempotency-Key`) and the connection, or its HTTP/2 stream, closed or reset before any
     /// answer: typically a pooled connection the server had just dropped as idle, as servers
-    /// with short keep-alive timeouts do, or an HTTP/2 connection the server ended with a
+    /// with short keep-alive timeouts do (a server that drops all its idle connections at once
+    /// may leave several such in the pool), or an HTTP/2 connection the server ended with a
     /// GOAWAY (nginx does after 1,000 requests). RFC 9110 (9.2.2) allows the second; libcurl
-    /// and browsers do it. Not while sending again to the same server is paused
-    /// (``ResendPause``): a second send that also closed before any answer pauses it.
+    /// and browsers do it. A request that was sent is not sent again while sending again to
+    /// its server is paused (``ResendPause``): a send again that also closed before any answer
+    /// pauses it. One that was not sent costs the server nothing.
     nonisolated(nonsending) func sentAgainIfClosed<T>(
         _ outgoing: Outgoing, url: URL, _ attempt: nonisolated(nonsending) () async throws -> T
     ) async throws -> T {
-        do {
-            return try await attempt()
-        } catch where calls.isOpen && outgoing.canReplayBody && !Task.isCancelled && Self.mayBeSentAgain(outgoing, after: error)
-            && resends.allowsResend(to: url)
-        {
+        var sends = 1
+        while true {
             do {
                 return try await attempt()
-            } catch where Self.closedBeforeAnswering(error) {
+            } catch where calls.isOpen && outgoing.canReplayBody && !Task.isCancelled
+                && Self.mayBeSentAgain(outgoing, after: error, sends: sends) && (Self.unsent(error) || resends.allowsResend(to: url))
+            {
+                sends += 1
+            } catch where sends > 1 && Self.closedBeforeAnswering(error) {
                 resends.pause(url)
                 throw error
             }
         }
     }
 
-    /// Whether `outgoing`, whose attempt failed with `error`, may be sent once more (see
-    /// ``sentAgainIfClosed(_:url:_:)``). Not a byte of it was written when AsyncHTTPClient fails
-    /// it with `ChannelError.ioOnClosedChannel` (the connection its pool handed out had closed
-    /// before the request was started on it) or, while neither the caller nor a shutdown of
-    /// this client has cancelled it, with `HTTPClientError.cancelled` (the HTTP/2 connection it
-    /// was given was closing after a GOAWAY); nor when the server refused its HTTP/2 stream
-    /// (RFC 9113, 8.7).
-    private static func mayBeSentAgain(_ outgoing: Outgoing, after error: any Error) -> Bool {
+    /// The most times a request is sent when nothing of it was sent before.
+    static let mostSends = 4
+
+    /// Whether `outgoing`, whose `sends`th send failed with `error`, may be sent again (see
+    /// ``sentAgainIfClosed(_:url:_:)``): if nothing of it was sent, up to ``mostSends`` sends;
+    /// if it was cut off before any answer, and is idempotent, once.
+    private static func mayBeSentAgain(_ outgoing: Outgoing, after error: any Error, sends: Int) -> Bool {
+        if unsent(error) { return sends < mostSends }
+        let request = outgoing.request
+        return sends == 1 && closedBeforeAnswering(error)
+            && (EndpointKit.HTTPMethod(request.httpMethod ?? "GET").isIdempotent || request.carriesIdempotencyKey)
+    }
+
+    /// Whether `error` says that not a byte of the request was written: AsyncHTTPClient fails
+    /// it with `ChannelError.ioOnClosedChannel` when the connection its pool handed out had
+    /// closed before the request was started on it, and, while neither the caller nor a
+    /// shutdown of this client has cancelled it, with `HTTPClientError.cancelled` when the
+    /// HTTP/2 connection it was given was closing after a GOAWAY; a server that refused its
+    /// HTTP/2 stream did not process it (RFC 9113, 8.7).
+    private static func unsent(_ error: any Error) -> Bool {
         if let error = error as? ChannelError, error == .ioOnClosedChannel { return true }
         if let error = error as? HTTPClientError, error == .cancelled { return true }
         if let error = error as? NIOHTTP2Errors.StreamClosed, error.errorCode == .refusedStream { return true }
-        let request = outgoing.request
-        return closedBeforeAnswering(error)
-            && (EndpointKit.HTTPMethod(request.httpMethod ?? "GET").isIdempotent || request.carriesIdempotencyKey)
+        return false
     }
 
     /// Whether `error` says the connection, or its HTTP/2 stream, closed or reset before any
