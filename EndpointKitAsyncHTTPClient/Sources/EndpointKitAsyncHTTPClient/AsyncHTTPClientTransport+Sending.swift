@@ -76,7 +76,7 @@ extension AsyncHTTPClientTransport {
             do {
                 return try await attempt()
             } catch where calls.isOpen && outgoing.canReplayBody && !Task.isCancelled
-                && Self.mayBeSentAgain(outgoing, after: error, sends: sends) && (Self.unsent(error) || resends.allowsResend(to: url))
+                && mayBeSentAgain(outgoing, to: url, after: error, sends: sends)
             {
                 sends += 1
             } catch where sends > 1 && Self.closedBeforeAnswering(error) {
@@ -89,14 +89,16 @@ extension AsyncHTTPClientTransport {
     /// The most times a request is sent when nothing of it was sent before.
     static let mostSends = 4
 
-    /// Whether `outgoing`, whose `sends`th send failed with `error`, may be sent again (see
-    /// ``sentAgainIfClosed(_:url:_:)``): if nothing of it was sent, up to ``mostSends`` sends;
-    /// if it was cut off before any answer, and is idempotent, once.
-    private static func mayBeSentAgain(_ outgoing: Outgoing, after error: any Error, sends: Int) -> Bool {
-        if unsent(error) { return sends < mostSends }
+    /// Whether `outgoing`, whose `sends`th send to `url` failed with `error`, may be sent again
+    /// (see ``sentAgainIfClosed(_:url:_:)``): if nothing of it was sent, up to ``mostSends``
+    /// sends; if it was cut off before any answer, and is idempotent, once, unless sending
+    /// again to that server is paused.
+    private func mayBeSentAgain(_ outgoing: Outgoing, to url: URL, after error: any Error, sends: Int) -> Bool {
+        if Self.unsent(error) { return sends < Self.mostSends }
         let request = outgoing.request
-        return sends == 1 && closedBeforeAnswering(error)
+        return sends == 1 && Self.closedBeforeAnswering(error)
             && (EndpointKit.HTTPMethod(request.httpMethod ?? "GET").isIdempotent || request.carriesIdempotencyKey)
+            && resends.allowsResend(to: url)
     }
 
     /// Whether `error` says that not a byte of the request was written: AsyncHTTPClient fails

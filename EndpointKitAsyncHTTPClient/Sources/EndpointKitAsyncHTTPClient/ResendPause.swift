@@ -18,22 +18,18 @@ final class ResendPause: Sendable {
     func allowsResend(to url: URL) -> Bool {
         let now = ProcessInfo.processInfo.systemUptime
         return until.withLock { until in
-            guard let end = until[Self.key(url)] else { return true }
+            guard let end = until[url.serverKey] else { return true }
             return end <= now
         }
     }
 
-    /// Pauses sending again to `url`'s host, and forgets the pauses that have ended.
+    /// Pauses sending again to `url`'s server (host and port), and forgets the pauses that
+    /// have ended.
     func pause(_ url: URL) {
         let now = ProcessInfo.processInfo.systemUptime
         until.withLock { until in
             until = until.filter { $0.value > now }
-            until[Self.key(url)] = now + Self.length
+            until[url.serverKey] = now + Self.length
         }
-    }
-
-    /// The host and port of `url`: a pause is per server.
-    private static func key(_ url: URL) -> String {
-        "\(url.host ?? ""):\(url.effectivePort)"
     }
 }

@@ -7,6 +7,13 @@ extension URL {
         port ?? (["https", "wss"].contains(scheme?.lowercased()) ? 443 : 80)
     }
 
+    /// `host:port`, the key a client keeps its state of a server by (its circuit, its queue,
+    /// a pause in sending again); `<no host>` for a URL without one.
+    @_spi(Transport) public var serverKey: String {
+        guard let host else { return "<no host>" }
+        return "\(host):\(effectivePort)"
+    }
+
     /// Whether this URL is `http` or `https`, the only schemes EndpointKit sends to or follows a
     /// redirect to: Foundation would otherwise speak FTP (to an HTTP port it waits for a
     /// greeting that never comes) or read a `data:` URL, neither of which answers in HTTP.

@@ -38,7 +38,6 @@ final class OverloadGuard: Sendable {
 
     /// `host:port` of `url`, the key of its circuit and queue.
     static func host(of url: URL?) -> String {
-        guard let url, let host = url.host else { return "<no host>" }
-        return "\(host):\(url.effectivePort)"
+        url?.serverKey ?? "<no host>"
     }
 }
