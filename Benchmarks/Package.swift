@@ -52,6 +52,16 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]),
+        // Small GETs for Scripts/bench-instructions.sh to count under callgrind: a synchronous
+        // main, since Valgrind 3.19 crashes when a program's async main starts its first thread.
+        .executableTarget(
+            name: "Instructions",
+            dependencies: [
+                .product(name: "EndpointKit", package: "EndpointKit"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "EndpointKitAsyncHTTPClient", package: "EndpointKitAsyncHTTPClient"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

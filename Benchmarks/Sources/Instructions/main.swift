@@ -1,0 +1,93 @@
+import AsyncHTTPClient
+@_spi(Locking) import EndpointKit
+import EndpointKitAsyncHTTPClient
+import Foundation
+import NIOHTTP1
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// Instructions CONTENDER COUNT URL: 200 small GETs of URL/json to warm up, then COUNT more, with
+// one contender: `raw` (AsyncHTTPClient's async API), `raw-delegate` (its delegate API), each
+// making the Foundation response an Endpoint is given, or `client` (AsyncHTTPClientClient).
+// All share AsyncHTTPClientClient's HTTPClient configuration. Scripts/bench-instructions.sh runs
+// it under callgrind twice per contender, so that the instructions of one request are the
+// difference of two runs: start-up and warm-up cancel out, and the count is the same from run
+// to run whatever else the machine does (a timed benchmark on a shared host moves by 10-30 %).
+// The main thread only waits: Valgrind 3.19 crashes when an async main starts its first thread.
+
+/// A GET whose content is the raw body.
+struct Bytes: Endpoint {
+    typealias Content = Data
+    let path: String
+    func makeRequest() throws -> URLRequest { try URLRequest(.get, path) }
+    func content(from response: URLResponse?, with body: Data) throws -> Data { body }
+}
+
+enum Instructions {
+    static func run(_ contender: String, count: Int, baseURL: URL) async throws {
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: AsyncHTTPClientClient.configuration)
+        let client = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
+        let address = baseURL.absoluteString + "/json"
+        let call: () async throws -> Void
+        switch contender {
+        case "raw":
+            call = {
+                let response = try await httpClient.execute(HTTPClientRequest(url: address), timeout: .seconds(30))
+                let body = try await response.body.collect(upTo: 16 << 20)
+                let head = URL(string: address).flatMap { foundationResponse(response.status, response.headers, url: $0) }
+                precondition(body.readableBytes > 0 && head != nil)
+            }
+        case "raw-delegate":
+            call = {
+                let request = try HTTPClient.Request(url: address)
+                let response = try await httpClient.execute(
+                    request: request, delegate: ResponseAccumulator(request: request), eventLoop: .indifferent, deadline: nil,
+                    logger: nil
+                ).get()
+                let head = URL(string: address).flatMap { foundationResponse(response.status, response.headers, url: $0) }
+                precondition((response.body?.readableBytes ?? 0) > 0 && head != nil)
+            }
+        case "client":
+            call = {
+                let body = try await client.request(Bytes(path: "json"))
+                precondition(!body.isEmpty)
+            }
+        default:
+            throw EndpointKitError.invalidURL("no contender named \(contender): raw, raw-delegate or client")
+        }
+        for _ in 0..<200 { try await call() }
+        for _ in 0..<count { try await call() }
+        try await client.shutdown()
+        try await httpClient.shutdown()
+    }
+
+    /// The Foundation response an Endpoint is given, as AsyncHTTPClientClient makes it.
+    static func foundationResponse(_ status: HTTPResponseStatus, _ headers: HTTPHeaders, url: URL) -> HTTPURLResponse? {
+        var fields = [String: String](minimumCapacity: headers.count)
+        for header in headers { fields[header.name] = header.value }
+        return HTTPURLResponse(url: url, statusCode: Int(status.code), httpVersion: "HTTP/1.1", headerFields: fields)
+    }
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let count = Int(arguments[2]), let baseURL = URL(string: arguments[3]) else {
+    print("usage: Instructions raw|raw-delegate|client COUNT URL")
+    exit(2)
+}
+let finished = DispatchSemaphore(value: 0)
+let failed = Locked<(any Error)?>(nil)
+Task.detached {
+    do {
+        try await Instructions.run(arguments[1], count: count, baseURL: baseURL)
+    } catch {
+        failed.withLock { $0 = error }
+    }
+    finished.signal()
+}
+finished.wait()
+if let error = failed.withLock({ $0 }) {
+    print("failed: \(error)")
+    exit(1)
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Counts the CPU instructions of one small GET, in user space, with each contender of
+# Benchmarks/Sources/Instructions (raw AsyncHTTPClient's async API, its delegate API,
+# AsyncHTTPClientClient), against a server out of this process (Scripts/bench-nginx.sh):
+#   Scripts/bench-nginx.sh &
+#   Scripts/bench-instructions.sh [http://127.0.0.1:8089]
+# Each contender runs twice under callgrind, N and 3N calls after the same warm-up (N=2000, or
+# CALLS=N); a request's instructions are the difference over 2N. Unlike a time, the count
+# hardly moves from run to run on a busy host (within about 1 %: how reads and wake-ups fall). What it does not see: the kernel's
+# work (system calls, threads woken), which a timed row (`Bench paired`) includes.
+# CALLGRIND_FILES=DIR keeps the profiles, for `callgrind_annotate` (per function, self cost).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+url=${1:-http://127.0.0.1:8089}
+calls=${CALLS:-2000}
+command -v valgrind >/dev/null || { echo "needs valgrind: apt-get install -y valgrind" >&2; exit 1; }
+# Valgrind 3.19 cannot read the DWARF 5 the toolchain writes by default.
+scratch=Benchmarks/.build-instructions
+swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product Instructions \
+  -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4 >"${TMPDIR:-/tmp}/bench-instructions.log" 2>&1 ||
+  { cat "${TMPDIR:-/tmp}/bench-instructions.log"; exit 1; }
+binary="$scratch/release/Instructions"
+files=${CALLGRIND_FILES:-$(mktemp -d)}
+mkdir -p "$files"
+count() {  # contender calls -> total instructions of the run
+  # --fair-sched: without it, a thread waiting for another under Valgrind's one lock can stall.
+  valgrind --tool=callgrind --fair-sched=yes --callgrind-out-file="$files/$1.$2.out" "$binary" "$1" "$2" "$url" 2>&1 |
+    sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+printf '%-14s %14s %10s\n' contender "instructions" "vs raw"
+raw=
+for contender in raw raw-delegate client; do
+  small=$(count "$contender" "$calls")
+  large=$(count "$contender" $((3 * calls)))
+  per=$(((large - small) / (2 * calls)))
+  raw=${raw:-$per}
+  printf '%-14s %14d %10s\n' "$contender" "$per" "$(awk -v a="$per" -v b="$raw" 'BEGIN { printf "%.3f", a / b }')"
+done
+[ -n "${CALLGRIND_FILES:-}" ] || rm -rf "$files"
