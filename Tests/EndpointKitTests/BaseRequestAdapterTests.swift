@@ -26,6 +26,21 @@ final class BaseURLJoiningTests: XCTestCase {
         }
     }
 
+    /// The adapter keeps the URLs it joined, by path, to skip parsing them again: each path,
+    /// asked for again after 150 others (more than it keeps) or from a copy of the adapter,
+    /// still gets its own URL, and `/p` the same as `p`.
+    func testAPathAskedForAgainGetsItsOwnURL() throws {
+        let adapter = BaseRequestAdapter(baseURL: try XCTUnwrap(URL(string: "https://api.example.com/v1")))
+        let copy = adapter
+        for round in 0..<3 {
+            for index in 0..<150 {
+                let path = round == 1 ? "/books/\(index)" : "books/\(index)"
+                let request = try (index % 2 == 0 ? adapter : copy).adapt(try URLRequest(.get, path))
+                XCTAssertEqual(request.url?.absoluteString, "https://api.example.com/v1/books/\(index)", "round \(round)")
+            }
+        }
+    }
+
     /// A default header that cannot be sent fails each request it would join, naming the
     /// field; Foundation would drop a value with a line break without a word.
     func testADefaultHeaderThatCannotBeSentFailsTheRequest() throws {

@@ -5,13 +5,18 @@ extension URL {
     /// libcurl, and so `URLSessionClient`, sends it: `a/./b/../c` asks for `a/c` with either
     /// client. AsyncHTTPClient sends a path as it is written. The query is left as it is.
     var removingDotSegments: URL {
-        // Read as bytes: `String.contains(_:)` goes through Foundation's `range(of:)`, about
-        // 0.6 µs on Linux, and every request asks.
-        var afterSlash = false
-        for byte in absoluteString.utf8 {
-            if afterSlash, byte == UInt8(ascii: ".") { return standardized }
-            afterSlash = byte == UInt8(ascii: "/")
+        // Read as contiguous bytes: `String.contains(_:)` goes through Foundation's
+        // `range(of:)`, about 0.6 µs on Linux, and every request asks; iterating the string's
+        // UTF-8 view costs several times more instructions than its buffer.
+        var text = absoluteString
+        let dotted = text.withUTF8 { bytes in
+            var afterSlash = false
+            for byte in bytes {
+                if afterSlash, byte == UInt8(ascii: ".") { return true }
+                afterSlash = byte == UInt8(ascii: "/")
+            }
+            return false
         }
-        return self
+        return dotted ? standardized : self
     }
 }
