@@ -39,6 +39,17 @@ public struct RequestAdapterChain: RequestAdapter {
         return (adapter as? RequestAdapterChain)?.adapters.first.flatMap(leadingBase(in:))
     }
 
+    /// What `adapter` does after its leading ``BaseRequestAdapter``, once that has been applied:
+    /// nothing (`nil`) for a base adapter alone, the rest of a chain that starts with one; any
+    /// other shape whole (its base then runs again and finds nothing left to do). Each attempt of
+    /// a call runs this much: without an adapter of its own, an attempt is not suspended to adapt.
+    static func afterBase(in adapter: any RequestAdapter) -> (any RequestAdapter)? {
+        if adapter is BaseRequestAdapter { return nil }
+        guard let chain = adapter as? RequestAdapterChain, chain.adapters.first is BaseRequestAdapter else { return adapter }
+        let rest = Array(chain.adapters.dropFirst())
+        return rest.count > 1 ? RequestAdapterChain(rest) : rest.first
+    }
+
     /// Runs one adapter, naming it in any error it throws. Cancellation passes through.
     static func run(_ adapter: any RequestAdapter, on request: URLRequest) async throws -> URLRequest {
         do {

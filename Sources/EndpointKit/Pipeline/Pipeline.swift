@@ -11,6 +11,10 @@ import Foundation
     /// The adapter's leading ``BaseRequestAdapter``, applied once to the request a call
     /// builds: each attempt's adapters then find its URL resolved and need not copy it.
     let baseAdapter: BaseRequestAdapter?
+    /// What each attempt runs once ``baseAdapter`` has been applied to the call's request (see
+    /// ``RequestAdapterChain/afterBase(in:)``; `nil`: nothing), where the base would find
+    /// nothing left to do; until then, all of ``requestAdapter``.
+    let adaptersAfterBase: (any RequestAdapter)?
     /// Told every call's events: the response observer and the client's monitors, or `nil`.
     let monitor: (any CallMonitor)?
     let retryPolicy: RetryPolicy
@@ -30,6 +34,7 @@ import Foundation
     ) {
         self.requestAdapter = requestAdapter
         self.baseAdapter = RequestAdapterChain.leadingBase(in: requestAdapter)
+        self.adaptersAfterBase = RequestAdapterChain.afterBase(in: requestAdapter)
         self.monitor = CallMonitorGroup.combining(responseObserver, monitors)
         self.retryPolicy = retryPolicy
         self.timeout = timeout
@@ -96,6 +101,7 @@ import Foundation
         defer { temporaryFile.map { try? FileManager.default.removeItem(at: $0) } }
         let timeout = settings.timeout ?? self.timeout
         var base: Outgoing?
+        var baseApplied = false
         var number = 1
         while true {
             let context = events.call.at(attempt: number)
@@ -104,10 +110,14 @@ import Foundation
                 do {
                     let built = try Self.attemptBase(
                         &base, endpointType, resolvingWith: baseAdapter, settings: (timeout, settings.cachePolicy, settings.hedging),
-                        deadline: deadline, context: context, events: &events, build: build, temporaryFile: &temporaryFile)
+                        deadline: deadline, context: context, events: &events, build: build, temporaryFile: &temporaryFile,
+                        baseApplied: &baseApplied)
                     record.request = built.request
                     try Task.checkCancellation()
-                    var request = try await RequestAdapterChain.run(requestAdapter, on: built.request)
+                    var request = built.request
+                    if let adapter = baseApplied ? adaptersAfterBase : requestAdapter {
+                        request = try await RequestAdapterChain.run(adapter, on: request)
+                    }
                     try InvalidMethod.check(request)
                     try InvalidPort.check(request)
                     events.attemptStarted(context, request: &request)
@@ -137,14 +147,15 @@ import Foundation
     /// attempt with the endpoint's `settings`, the same for every kind of call (an error of
     /// `build` names the endpoint, as
     /// ``EndpointKitError/invalidRequest(endpoint:underlying:)``) and kept in `base`, limited
-    /// by the call's `deadline`. Apart from ``run(_:settings:build:attempt:)`` so that its
-    /// values take no room in every call's async frame.
+    /// by the call's `deadline`; `baseApplied` says whether the base adapter was applied to it.
+    /// Apart from ``run(_:settings:build:attempt:)`` so that its values take no room in every
+    /// call's async frame.
     @inline(never)
     private static func attemptBase(
         _ base: inout Outgoing?, _ endpointType: any Any.Type, resolvingWith baseAdapter: BaseRequestAdapter?,
         settings: (timeout: TimeInterval?, cachePolicy: CachePolicy?, hedging: HedgingPolicy?), deadline: CallDeadline?,
         context: CallContext, events: inout CallEvents, build: () throws -> (Outgoing, MultipartFormData?),
-        temporaryFile: inout URL?
+        temporaryFile: inout URL?, baseApplied: inout Bool
     ) throws -> Outgoing {
         if base == nil {
             var (built, form): (Outgoing, MultipartFormData?)
@@ -154,9 +165,9 @@ import Foundation
                 throw EndpointKitError.invalidRequest(endpoint: String(describing: endpointType), underlying: error)
             }
             (built.timeout, built.cachePolicy, built.hedging) = settings
-            // Failing here changes nothing: the adapter fails the same way on each attempt,
-            // naming itself.
-            try? baseAdapter?.apply(to: &built.request)
+            // Failing here changes nothing: each attempt then runs every adapter, the base one
+            // among them, which fails the same way, naming itself.
+            if let baseAdapter { baseApplied = (try? baseAdapter.apply(to: &built.request)) != nil }
             events.preparing(built.request)
             if let form { temporaryFile = try write(form, into: &built) }
             base = built
