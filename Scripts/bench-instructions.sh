@@ -20,6 +20,8 @@ swift build -c release --package-path Benchmarks --scratch-path "$scratch" --pro
   -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4 >"${TMPDIR:-/tmp}/bench-instructions.log" 2>&1 ||
   { cat "${TMPDIR:-/tmp}/bench-instructions.log"; exit 1; }
 binary="$scratch/release/Instructions"
+# A server that does not answer fails here, with the program's own words, not as a count missing.
+"$binary" client 1 "$url" || { echo "no answer from $url/json: is Scripts/bench-nginx.sh running?" >&2; exit 1; }
 files=${CALLGRIND_FILES:-$(mktemp -d)}
 mkdir -p "$files"
 count() {  # contender calls -> total instructions of the run
