@@ -6,8 +6,9 @@
 #   Scripts/bench-instructions.sh [http://127.0.0.1:8089]
 # Each contender runs twice under callgrind, N and 3N calls after the same warm-up (N=2000, or
 # CALLS=N); a request's instructions are the difference over 2N. Unlike a time, the count
-# hardly moves from run to run on a busy host (within about 1 %: how reads and wake-ups fall). What it does not see: the kernel's
-# work (system calls, threads woken), which a timed row (`Bench paired`) includes.
+# hardly moves from run to run on a busy host (within about 1 %: how reads and wake-ups fall).
+# What it does not see: the kernel's work (system calls, threads woken), which a timed row
+# (`Bench paired`) includes.
 # CALLGRIND_FILES=DIR keeps the profiles, for `callgrind_annotate` (per function, self cost).
 set -euo pipefail
 cd "$(dirname "$0")/.."
