@@ -131,8 +131,8 @@ struct AsyncHTTPClientTransport: Transport {
     /// the chunks that come with the head are there when the body is read, and no deadline
     /// timer or extra task is made for the request; its reader waits at most `idleLimit` for
     /// each chunk), else through the `async` API (see ``BodyReader`` for its limit). A body
-    /// read whole, up to a limit (`readingWhole`), comes with its head through the delegate
-    /// API (see ``ResponseReceiver/init(url:idleLimit:wholeLimit:)``).
+    /// read whole, up to a limit (`readingWhole`), is read in one piece after its head through
+    /// the delegate API (see ``ResponseReceiver/init(url:idleLimit:wholeLimit:)``).
     nonisolated(nonsending) private func responseHead(
         _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?, idleLimit: TimeInterval?,
         readingWhole limit: Int?
