@@ -54,6 +54,13 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
             buffered -= chunk.readableBytes
             return chunk
         }
+
+        /// The reader waiting for a chunk, and the chunk, once there is one to give it.
+        mutating func takeChunkWaiter(wholeLimit: Int?) -> (UnsafeContinuation<ByteBuffer?, any Error>, ByteBuffer)? {
+            guard case .chunk(let continuation) = waiter, let chunk = readyChunk(wholeLimit: wholeLimit) else { return nil }
+            waiter = nil
+            return (continuation, chunk)
+        }
     }
 
     private let url: URL
@@ -87,7 +94,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
         if watching { task.futureResult.whenFailure { [self] error in end(.failure(error)) } }
     }
 
-    /// The head of a streamed response; its body follows with ``next()``.
+    /// The response's head, as soon as it has come; its body follows with ``next()``.
     nonisolated(nonsending) func head() async throws -> HTTPResponseHead {
         try await wait(Waiter.head) { state in
             if let head = state.head { return .success(head) }
@@ -102,7 +109,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
             if let chunk = state.readyChunk(wholeLimit: wholeLimit) { return .success(chunk) }
             // Timed only under a limit: a body read whole (a plain call) reads no clock.
             if idleLimit != nil, state.ending == nil { state.waitingSince = DispatchTime.now().uptimeNanoseconds }
-            return state.chunks.isEmpty ? state.ending.map { $0.map { nil } } : nil
+            return state.ending.map { $0.map { nil } }
         }
     }
 
@@ -168,10 +175,6 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
         typealias Outcome = (handed: (UnsafeContinuation<ByteBuffer?, any Error>, ByteBuffer)?, demand: EventLoopFuture<Void>?)
         let outcome = state.withLock { state -> Outcome in
             guard state.ending == nil else { return (nil, nil) }
-            if wholeLimit == nil, case .chunk(let continuation) = state.waiter {
-                state.waiter = nil
-                return ((continuation, buffer), nil)
-            }
             // A body read whole is gathered into one buffer as it comes, as AsyncHTTPClient's
             // own accumulator does: the event loop's read buffer is then free for the next
             // read at once, where holding each chunk until the reader merges them made every
@@ -184,15 +187,9 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
                 state.chunks.append(buffer)
             }
             state.buffered += buffer.readableBytes
-            guard wholeLimit == nil else {
-                // Past its limit, a body read whole is handed to a waiting reader, to be refused.
-                guard case .chunk(let continuation) = state.waiter, let chunk = state.readyChunk(wholeLimit: wholeLimit) else {
-                    return (nil, nil)
-                }
-                state.waiter = nil
-                return ((continuation, chunk), nil)
-            }
-            guard state.buffered >= Self.highWater else { return (nil, nil) }
+            // A waiting reader gets the chunk; a body read whole only once past its limit, to be refused.
+            if let handed = state.takeChunkWaiter(wholeLimit: wholeLimit) { return (handed, nil) }
+            guard wholeLimit == nil, state.buffered >= Self.highWater else { return (nil, nil) }
             let demand = task.eventLoop.makePromise(of: Void.self)
             state.demand = demand
             return (nil, demand.futureResult)
@@ -212,24 +209,28 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     /// Ends the response with `ending` (unless it has ended) and hands it to a waiting caller;
     /// `cancelling`, also drops the unread chunks and cancels the request.
     private func end(_ ending: Result<Void, any Error>, cancelling: Bool = false) {
-        let (waiter, chunk, demand, task) = state.withLock { state in
-            guard state.ending == nil else { return (Waiter?.none, ByteBuffer?.none, EventLoopPromise<Void>?.none, HTTPClient.Task<Void>?.none) }
+        typealias Outcome = (
+            handed: (UnsafeContinuation<ByteBuffer?, any Error>, ByteBuffer)?, waiter: Waiter?, demand: EventLoopPromise<Void>?,
+            task: HTTPClient.Task<Void>?
+        )
+        let (handed, waiter, demand, task) = state.withLock { state -> Outcome in
+            guard state.ending == nil else { return (nil, nil, nil, nil) }
             state.ending = ending
             state.idleCheck?.cancel()
             state.idleCheck = nil
             if cancelling { state.chunks.removeAll() }
             // A reader waiting for a body read whole gets what came first, then how it ended.
-            let chunk = state.waiter.flatMap { if case .chunk = $0 { state.readyChunk(wholeLimit: wholeLimit) } else { nil } }
+            let handed = state.takeChunkWaiter(wholeLimit: wholeLimit)
             // The task holds this receiver until it completes: no cycle left behind.
             defer { (state.waiter, state.demand, state.task) = (nil, nil, nil) }
-            return (state.waiter, chunk, state.demand, state.task)
+            return (handed, state.waiter, state.demand, state.task)
         }
         // A promise must be completed; a cancelled task's end then finds the response ended.
         demand?.succeed(())
         if cancelling { task?.cancel() }
+        handed.map { $0.0.resume(returning: $0.1) }
         switch (waiter, ending) {
         case (nil, _): break
-        case (.chunk(let continuation), _) where chunk != nil: continuation.resume(returning: chunk)
         case (let waiter?, .failure(let error)): waiter.fail(error)
         case (.chunk(let continuation), .success): continuation.resume(returning: nil)
         // A head arrived is handed over at once: a head waiter at the end never got one.
