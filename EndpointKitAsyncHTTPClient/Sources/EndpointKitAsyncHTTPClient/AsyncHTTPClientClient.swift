@@ -111,7 +111,8 @@ public final class AsyncHTTPClientClient: Client {
             retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, cache: cache, overload: overload,
             transport: AsyncHTTPClientTransport(
                 httpClient: client, uploadClient: uploadClient, cookieStorage: cookieStorage, borrowsHTTPClient: httpClient != nil,
-                logger: logger, calls: calls, soloEventLoop: client.eventLoopGroup.next()))
+                silentCalls: httpClient.map { SilentCallWatch(on: $0.eventLoopGroup.next()) }, logger: logger, calls: calls,
+                soloEventLoop: client.eventLoopGroup.next()))
     }
 
     /// Creates a client whose requests are resolved against `baseURL`, then go through

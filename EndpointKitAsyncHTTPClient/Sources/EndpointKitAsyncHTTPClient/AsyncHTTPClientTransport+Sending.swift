@@ -34,9 +34,11 @@ extension AsyncHTTPClientTransport {
         let eventLoop: HTTPClient.EventLoopPreference = calls.count == 1 ? .delegate(on: soloEventLoop) : .indifferent
         let task = engine(sendingBody: bytes != nil, to: url).execute(
             request: request, delegate: receiver, eventLoop: eventLoop, deadline: nil, logger: logger)
-        // A borrowed `HTTPClient` may have been shut down by its owner at any time; an owned
-        // one only after this client began to close.
-        receiver.attach(task, watching: borrowsHTTPClient || !calls.isOpen)
+        // An owned `HTTPClient` may have been shut down only after this client began to close;
+        // a borrowed one by its owner at any time.
+        let closing = !calls.isOpen
+        receiver.attach(task, watching: closing)
+        if !closing { silentCalls?.note(receiver) }
         return receiver
     }
 

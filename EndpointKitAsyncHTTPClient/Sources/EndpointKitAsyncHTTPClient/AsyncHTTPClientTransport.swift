@@ -27,6 +27,8 @@ struct AsyncHTTPClientTransport: Transport {
     let cookieStorage: (any CookieStore)?
     /// Whether `httpClient` is borrowed: shut down by its owner, when it chooses.
     let borrowsHTTPClient: Bool
+    /// Where a call through a borrowed `httpClient` is noted, to be watched if it stays silent.
+    let silentCalls: SilentCallWatch?
     /// Whether the `HTTPClient` is known to decode gzip and deflate bodies (an owned one). A
     /// borrowed one's configuration cannot be read: its bodies' first bytes are checked instead.
     var decompresses: Bool { !borrowsHTTPClient }

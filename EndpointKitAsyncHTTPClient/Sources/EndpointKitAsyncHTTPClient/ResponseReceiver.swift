@@ -86,12 +86,21 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     /// fails ends the response too: AsyncHTTPClient fails a request it does not start, its
     /// `HTTPClient` shut down, without telling the delegate, and the caller would wait for ever.
     /// (Not for every request: from another thread than the task's event loop, watching
-    /// costs a hop to that loop.)
+    /// costs a hop to that loop; see ``SilentCallWatch``.)
     func attach(_ task: HTTPClient.Task<Void>, watching: Bool) {
         state.withLock { state in
             if state.ending == nil { state.task = task }
         }
-        if watching { task.futureResult.whenFailure { [self] error in end(.failure(error)) } }
+        if watching { watch(task) }
+    }
+
+    /// Watches the request's task, as `attach(_:watching:)` does, if its head has not come.
+    func watchIfSilent() {
+        if let task = state.withLock({ $0.head == nil && $0.ending == nil ? $0.task : nil }) { watch(task) }
+    }
+
+    private func watch(_ task: HTTPClient.Task<Void>) {
+        task.futureResult.whenFailure { [self] error in end(.failure(error)) }
     }
 
     /// The response's head, as soon as it has come; its body follows with ``next()``.

@@ -50,10 +50,10 @@ final class AsyncHTTPClientClientTests: XCTestCase {
     }
 
     /// A borrowed `HTTPClient` shut down while the client is still in use (a shutdown done in
-    /// the wrong order): every kind of call fails at once with `clientInvalidated`, none waits
-    /// for an answer that cannot come. (AsyncHTTPClient fails such a request without telling
-    /// its delegate.)
-    func testCallsThroughABorrowedClientThatWasShutDownFailAtOnce() async throws {
+    /// the wrong order): every kind of call fails with `clientInvalidated` (within half a
+    /// second: see `SilentCallWatch`), none waits for an answer that cannot come.
+    /// (AsyncHTTPClient fails such a request without telling its delegate.)
+    func testCallsThroughABorrowedClientThatWasShutDownFail() async throws {
         let server = try await TestServer.start(Routes.standard)
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: AsyncHTTPClientClient.configuration)
         let client = AsyncHTTPClientClient(baseURL: server.baseURL, httpClient: httpClient)
@@ -82,6 +82,32 @@ final class AsyncHTTPClientClientTests: XCTestCase {
             XCTAssertEqual(outcome.withLock { $0 }, "clientInvalidated", name)
         }
         try await client.shutdown()
+        await server.shutdown()
+    }
+
+    /// Calls through a borrowed `HTTPClient` whose answers take longer than the watch on its
+    /// shutdown waits before it watches them (`SilentCallWatch`) are watched, and answered:
+    /// the watch ends a call only if the `HTTPClient` fails it.
+    func testSlowCallsThroughABorrowedClientAreAnsweredWhileWatched() async throws {
+        let server = try await TestServer.start(Routes.standard)
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: AsyncHTTPClientClient.configuration)
+        let client = AsyncHTTPClientClient(baseURL: server.baseURL, httpClient: httpClient)
+        let waits = [0.6, 0.05, 0.8, 0.3, 0.6, 0.05, 1.0, 0.3]
+        // Each call streamed, then requested: the bytes of the streamed bodies ("done" each).
+        let streamed = try await withThrowingTaskGroup(of: Int.self) { group in
+            for seconds in waits {
+                group.addTask {
+                    var count = 0
+                    for try await chunk in try await client.stream(SlowEndpoint(seconds: seconds)) { count += chunk.count }
+                    try await client.request(SlowEndpoint(seconds: seconds))
+                    return count
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        XCTAssertEqual(streamed, 4 * waits.count)
+        try await client.shutdown()
+        try await httpClient.shutdown()
         await server.shutdown()
     }
 
