@@ -57,6 +57,9 @@ let package = Package(
         .executableTarget(
             name: "Instructions",
             dependencies: [
+                "BenchAPI",
+                .product(name: "EndpointKitOpenAPI", package: "EndpointKitOpenAPI"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "EndpointKit", package: "EndpointKit"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -10,6 +10,8 @@
 # What it does not see: the kernel's work (system calls, threads woken), which a timed row
 # (`Bench paired`) includes.
 # CALLGRIND_FILES=DIR keeps the profiles, for `callgrind_annotate` (per function, self cost).
+# CONTENDERS="openapi-official openapi-client" counts a generated OpenAPI client on each
+# transport instead (the first contender named is the one the others are compared with).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 url=${1:-http://127.0.0.1:8089}
@@ -30,13 +32,14 @@ count() {  # contender calls -> total instructions of the run
   valgrind --tool=callgrind --fair-sched=yes --callgrind-out-file="$files/$1.$2.out" "$binary" "$1" "$2" "$url" 2>&1 |
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
-printf '%-14s %14s %10s\n' contender "instructions" "vs raw"
-raw=
-for contender in raw raw-delegate client; do
+set -- ${CONTENDERS:-raw raw-delegate client}
+printf '%-18s %14s %10s\n' contender "instructions" "vs $1"
+first=
+for contender in "$@"; do
   small=$(count "$contender" "$calls")
   large=$(count "$contender" $((3 * calls)))
   per=$(((large - small) / (2 * calls)))
-  raw=${raw:-$per}
-  printf '%-14s %14d %10s\n' "$contender" "$per" "$(awk -v a="$per" -v b="$raw" 'BEGIN { printf "%.3f", a / b }')"
+  first=${first:-$per}
+  printf '%-18s %14d %10s\n' "$contender" "$per" "$(awk -v a="$per" -v b="$first" 'BEGIN { printf "%.3f", a / b }')"
 done
 [ -n "${CALLGRIND_FILES:-}" ] || rm -rf "$files"

@@ -1,8 +1,11 @@
 import AsyncHTTPClient
+import BenchAPI
 import EndpointKit
 import EndpointKitAsyncHTTPClient
+import EndpointKitOpenAPI
 import Foundation
 import NIOHTTP1
+import OpenAPIAsyncHTTPClient
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -10,7 +13,9 @@ import NIOHTTP1
 
 // Instructions CONTENDER COUNT URL: 200 small GETs of URL/json to warm up, then COUNT more, with
 // one contender: `raw` (AsyncHTTPClient's async API), `raw-delegate` (its delegate API), each
-// making the Foundation response an Endpoint is given, or `client` (AsyncHTTPClientClient).
+// making the Foundation response an Endpoint is given, or `client` (AsyncHTTPClientClient); or
+// the generated client of Sources/BenchAPI on swift-openapi-async-http-client's transport
+// (`openapi-official`) or on EndpointKit's over AsyncHTTPClientClient (`openapi-client`).
 // All share AsyncHTTPClientClient's HTTPClient configuration. Scripts/bench-instructions.sh runs
 // it under callgrind twice per contender, so that the instructions of one request are the
 // difference of two runs: start-up and warm-up cancel out, and the count is the same from run
@@ -49,6 +54,15 @@ enum Instructions {
                 let head = URL(string: address).flatMap { foundationResponse(response.status, response.headers, url: $0) }
                 precondition((response.body?.readableBytes ?? 0) > 0 && head != nil)
             }
+        case "openapi-official", "openapi-client":
+            let generated = BenchAPI.Client(
+                serverURL: baseURL,
+                transport: contender == "openapi-client"
+                    ? EndpointKitTransport(client: client) : AsyncHTTPClientTransport(configuration: .init(client: httpClient)))
+            call = {
+                let book = try await generated.getJSON().ok.body.json
+                precondition(book.id == 1)
+            }
         default:
             call = {
                 let body = try await client.request(Bytes(path: "json"))
@@ -70,10 +84,11 @@ enum Instructions {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4, ["raw", "raw-delegate", "client"].contains(arguments[1]), let count = Int(arguments[2]),
+let contenders = ["raw", "raw-delegate", "client", "openapi-official", "openapi-client"]
+guard arguments.count == 4, contenders.contains(arguments[1]), let count = Int(arguments[2]),
     let baseURL = URL(string: arguments[3])
 else {
-    print("usage: Instructions raw|raw-delegate|client COUNT URL")
+    print("usage: Instructions \(contenders.joined(separator: "|")) COUNT URL")
     exit(2)
 }
 let finished = DispatchSemaphore(value: 0)
