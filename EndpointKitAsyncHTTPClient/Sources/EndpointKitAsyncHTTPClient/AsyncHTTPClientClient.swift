@@ -110,7 +110,7 @@ public final class AsyncHTTPClientClient: Client {
             requestAdapter: requestAdapter, responseObserver: responseObserver, monitors: monitors,
             retryPolicy: retryPolicy, timeout: timeout, maximumBodySize: maximumBodySize, cache: cache, overload: overload,
             transport: AsyncHTTPClientTransport(
-                httpClient: client, uploadClient: uploadClient, cookieStorage: cookieStorage, borrowsHTTPClient: httpClient != nil,
+                httpClient: client, uploadClient: uploadClient, cookieStorage: cookieStorage,
                 silentCalls: httpClient.map { SilentCallWatch(on: $0.eventLoopGroup.next()) }, logger: logger, calls: calls,
                 soloEventLoop: client.eventLoopGroup.next()))
     }

@@ -25,10 +25,11 @@ struct AsyncHTTPClientTransport: Transport {
     let uploadClient: HTTPClient?
     /// Where cookies are kept, if anywhere.
     let cookieStorage: (any CookieStore)?
-    /// Whether `httpClient` is borrowed: shut down by its owner, when it chooses.
-    let borrowsHTTPClient: Bool
-    /// Where a call through a borrowed `httpClient` is noted, to be watched if it stays silent.
+    /// Where each call is noted, to be watched if it stays silent, when `httpClient` is
+    /// borrowed (its owner shuts it down when it chooses); `nil` when it is owned.
     let silentCalls: SilentCallWatch?
+    /// Whether `httpClient` is borrowed.
+    var borrowsHTTPClient: Bool { silentCalls != nil }
     /// Whether the `HTTPClient` is known to decode gzip and deflate bodies (an owned one). A
     /// borrowed one's configuration cannot be read: its bodies' first bytes are checked instead.
     var decompresses: Bool { !borrowsHTTPClient }

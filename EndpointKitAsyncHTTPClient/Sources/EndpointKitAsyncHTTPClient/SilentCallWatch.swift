@@ -10,9 +10,9 @@ import NIOCore
 /// each, from the caller's thread: at 16 in flight, about 3 % of the requests a second and 4 %
 /// of the CPU a request (small GETs against nginx). So each call is only noted here (a lock,
 /// an append, a weak reference). Every ``interval`` while calls are noted, those noted before
-/// the last look that still have no head are watched, and the others let go. A call on a client shut down thus
-/// fails within two intervals. (A call whose caller waits is there to be found: the caller
-/// holds its receiver.)
+/// the last look that still have no head are watched, and the others let go. A call on a
+/// client shut down thus fails within two intervals. (A call whose caller waits is there to
+/// be found: the caller holds its receiver.)
 final class SilentCallWatch: Sendable {
     /// A call noted: held weakly, so that a call's receiver, and the head and body it keeps,
     /// go as soon as the call is done with them, not when the call is let go.
@@ -43,8 +43,9 @@ final class SilentCallWatch: Sendable {
     func note(_ receiver: ResponseReceiver) {
         let startLooking = state.withLock { state in
             state.recent.append(Noted(receiver: receiver))
-            defer { state.looking = true }
-            return !state.looking
+            let idle = !state.looking
+            state.looking = true
+            return idle
         }
         if startLooking { scheduleLook() }
     }
