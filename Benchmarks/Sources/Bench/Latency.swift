@@ -4,6 +4,7 @@ import EndpointKitAsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -221,6 +222,10 @@ enum Latency {
         // BENCH_TRACING=off: no AsyncHTTPClient request spans, as in the HTTPClient that
         // AsyncHTTPClientClient makes for itself (by default every row pays for no-op spans).
         if ProcessInfo.processInfo.environment["BENCH_TRACING"] == "off" { configuration.tracing.tracer = nil }
+        // BENCH_LOOPS=N: an event-loop group of its own with N threads (the shared singleton by default).
+        if let loops = ProcessInfo.processInfo.environment["BENCH_LOOPS"].flatMap(Int.init) {
+            return HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup(numberOfThreads: loops)), configuration: configuration)
+        }
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
