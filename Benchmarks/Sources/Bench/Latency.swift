@@ -4,7 +4,6 @@ import EndpointKitAsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import NIOPosix
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -210,23 +209,6 @@ enum Latency {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         print(String(format: "%@: %d requests, %.1f µs each", contender.name, count, seconds / Double(count) * 1e6))
         try await httpClient.shutdown()
-    }
-
-    /// The `HTTPClient` of hammer and paired runs, which the raw rows and
-    /// AsyncHTTPClientClient share.
-    static func hammerHTTPClient() -> HTTPClient {
-        var configuration = HTTPClient.Configuration()
-        // BENCH_CONNECTIONS: AsyncHTTPClient's connections per host (64 by default here).
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
-            ProcessInfo.processInfo.environment["BENCH_CONNECTIONS"].flatMap(Int.init) ?? 64
-        // BENCH_TRACING=off: no AsyncHTTPClient request spans, as in the HTTPClient that
-        // AsyncHTTPClientClient makes for itself (by default every row pays for no-op spans).
-        if ProcessInfo.processInfo.environment["BENCH_TRACING"] == "off" { configuration.tracing.tracer = nil }
-        // BENCH_LOOPS=N: an event-loop group of its own with N threads (the shared singleton by default).
-        if let loops = ProcessInfo.processInfo.environment["BENCH_LOOPS"].flatMap(Int.init) {
-            return HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup(numberOfThreads: loops)), configuration: configuration)
-        }
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
     static func hammer(client name: String, baseURL: URL, seconds: Double, concurrency: Int, serverInProcess: Bool) async throws {
