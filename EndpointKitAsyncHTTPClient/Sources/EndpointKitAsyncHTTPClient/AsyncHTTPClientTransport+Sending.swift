@@ -177,27 +177,40 @@ extension AsyncHTTPClientTransport {
     /// anything is sent.
     private func headers(for outgoing: Outgoing, url: URL) throws -> HTTPHeaders {
         let fields = outgoing.request.allHTTPHeaderFields ?? [:]
+        // A request with no fields of its own (most GETs) starts from the defaults as they
+        // were built once: nothing to look up, check or copy until the fields change.
+        var headers = fields.isEmpty ? Self.defaultFields : try Self.withDefaults(fields)
+        headers.addCredentials(of: url)
+        addCookies(to: &headers, for: outgoing, url: url)
+        return headers
+    }
+
+    /// `fields`, and the defaults they lack.
+    private static func withDefaults(_ fields: [String: String]) throws -> HTTPHeaders {
         var headers = HTTPHeaders()
         // Room for the defaults too: the fields' array grows once, not field by field.
-        headers.reserveCapacity(fields.count + Self.defaultHeaders.count)
+        headers.reserveCapacity(fields.count + defaultFields.count)
         for (name, value) in fields {
             try InvalidHeaderField.checkSent(name: name, value: value)
             headers.add(name: name, value: value)
         }
-        // What URLSession sends unless told otherwise; some APIs (GitHub's among them) refuse a
-        // request without a User-Agent. Not `Accept-Encoding`: an `HTTPClient` that decompresses
-        // asks for gzip itself, and one that does not could not read the answer.
-        for (name, value) in Self.defaultHeaders where !headers.contains(name: name) {
+        for (name, value) in defaultFields where !headers.contains(name: name) {
             headers.add(name: name, value: value)
-        }
-        headers.addCredentials(of: url)
-        if let cookieStorage, outgoing.request.httpShouldHandleCookies, !headers.contains(name: "Cookie") {
-            for (name, value) in HTTPCookie.requestHeaderFields(with: cookieStorage.cookiesToSend(to: url)) {
-                headers.add(name: name, value: value)
-            }
         }
         return headers
     }
 
-    private static let defaultHeaders = [("Accept", "*/*"), ("User-Agent", "EndpointKit (AsyncHTTPClient)")]
+    /// Adds the cookies kept for `url`, unless `outgoing` does not handle cookies or `headers`
+    /// has a `Cookie` field already.
+    private func addCookies(to headers: inout HTTPHeaders, for outgoing: Outgoing, url: URL) {
+        guard let cookieStorage, outgoing.request.httpShouldHandleCookies, !headers.contains(name: "Cookie") else { return }
+        for (name, value) in HTTPCookie.requestHeaderFields(with: cookieStorage.cookiesToSend(to: url)) {
+            headers.add(name: name, value: value)
+        }
+    }
+
+    /// What URLSession sends unless told otherwise; some APIs (GitHub's among them) refuse a
+    /// request without a User-Agent. Not `Accept-Encoding`: an `HTTPClient` that decompresses
+    /// asks for gzip itself, and one that does not could not read the answer.
+    private static let defaultFields: HTTPHeaders = ["Accept": "*/*", "User-Agent": "EndpointKit (AsyncHTTPClient)"]
 }
