@@ -265,7 +265,8 @@ extension ClientScenarios {
     /// at 0.5 s went to waiting calls with a fraction of a millisecond left, which were sent,
     /// timed out at once and freed their places for the next, each saying "timed out after 0 s".
     /// The calls start a little apart (more so on a busy host): one that started a millisecond
-    /// or more after the first has that much left when their places free, and is sent.
+    /// or more after the first has that much left when their places free, and is sent (it may
+    /// time out before it reaches the server).
     func queueBehindAStalledHost(_ server: TestServer, _ faults: FaultRoutes) async throws {
         let limit = OverloadPolicy(concurrencyLimit: ConcurrencyLimit(maximumInFlight: 2, maximumQueued: 20))
         let waits = QueueWaits()
@@ -286,9 +287,12 @@ extension ClientScenarios {
                 return await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
             }
             XCTAssertEqual(limits, ["timed out after 0.5 s": 22], name)
-            // Sent: the first two, and each call whose wait left it at least a millisecond.
-            let sentAfterWaiting = waits.seconds.filter { $0 <= 0.499 }.count
-            XCTAssertEqual(faults.count("stalled"), 2 + sentAfterWaiting, "\(name): waits \(waits.seconds.sorted())")
+            // Received: the first two, and at most the calls whose wait left them the millisecond
+            // the gate asks for (sent with so little time, one may time out before it arrives).
+            let withTimeLeft = waits.seconds.filter { $0 <= 0.499 }.count
+            XCTAssertTrue(
+                (2...2 + withTimeLeft).contains(faults.count("stalled")),
+                "\(name): \(faults.count("stalled")) received, waits \(waits.seconds.sorted())")
         }
     }
 
