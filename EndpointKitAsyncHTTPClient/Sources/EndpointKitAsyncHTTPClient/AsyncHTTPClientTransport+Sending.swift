@@ -181,7 +181,11 @@ extension AsyncHTTPClientTransport {
         // were built once: nothing to look up, check or copy until the fields change.
         var headers = fields.isEmpty ? Self.defaultFields : try Self.withDefaults(fields)
         headers.addCredentials(of: url)
-        addCookies(to: &headers, for: outgoing, url: url)
+        if let cookieStorage, outgoing.request.httpShouldHandleCookies, !headers.contains(name: "Cookie") {
+            for (name, value) in HTTPCookie.requestHeaderFields(with: cookieStorage.cookiesToSend(to: url)) {
+                headers.add(name: name, value: value)
+            }
+        }
         return headers
     }
 
@@ -198,15 +202,6 @@ extension AsyncHTTPClientTransport {
             headers.add(name: name, value: value)
         }
         return headers
-    }
-
-    /// Adds the cookies kept for `url`, unless `outgoing` does not handle cookies or `headers`
-    /// has a `Cookie` field already.
-    private func addCookies(to headers: inout HTTPHeaders, for outgoing: Outgoing, url: URL) {
-        guard let cookieStorage, outgoing.request.httpShouldHandleCookies, !headers.contains(name: "Cookie") else { return }
-        for (name, value) in HTTPCookie.requestHeaderFields(with: cookieStorage.cookiesToSend(to: url)) {
-            headers.add(name: name, value: value)
-        }
     }
 
     /// What URLSession sends unless told otherwise; some APIs (GitHub's among them) refuse a
