@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import BenchAPI
-import EndpointKit
+@_spi(Transport) import EndpointKit
 import EndpointKitAsyncHTTPClient
 import EndpointKitOpenAPI
 import Foundation
@@ -15,7 +15,8 @@ import OpenAPIAsyncHTTPClient
 // one contender: `raw` (AsyncHTTPClient's async API), `raw-delegate` (its delegate API), each
 // making the Foundation response an Endpoint is given, or `client` (AsyncHTTPClientClient); or
 // the generated client of Sources/BenchAPI on swift-openapi-async-http-client's transport
-// (`openapi-official`) or on EndpointKit's over AsyncHTTPClientClient (`openapi-client`).
+// (`openapi-official`) or on EndpointKit's over AsyncHTTPClientClient (`openapi-client`); or
+// `pipeline`: EndpointKit's own steps of the call, over a transport that answers at once (no I/O).
 // All share AsyncHTTPClientClient's HTTPClient configuration. Scripts/bench-instructions.sh runs
 // it under callgrind twice per contender, so that the instructions of one request are the
 // difference of two runs: start-up and warm-up cancel out, and the count is the same from run
@@ -28,6 +29,24 @@ struct Bytes: Endpoint {
     let path: String
     func makeRequest() throws -> URLRequest { try URLRequest(.get, path) }
     func content(from response: URLResponse?, with body: Data) throws -> Data { body }
+}
+
+/// Answers every request at once with one response, made once.
+struct Instant: Transport {
+    let answer: ReceivedResponse
+
+    init(url: URL) {
+        let head = ResponseHead.response(url: url, statusCode: 200, version: "HTTP/1.1", fields: [(name: "Content-Length", value: "176")])
+        answer = ReceivedResponse(response: head, body: Data(repeating: 0x20, count: 176), fileURL: nil)
+    }
+
+    nonisolated(nonsending) func send(
+        _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int, progress: ProgressSink?
+    ) async throws -> ReceivedResponse { answer }
+
+    nonisolated(nonsending) func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
+        throw CancellationError()
+    }
 }
 
 enum Instructions {
@@ -53,6 +72,14 @@ enum Instructions {
                 ).get()
                 let head = URL(string: address).flatMap { foundationResponse(response.status, response.headers, url: $0) }
                 precondition((response.body?.readableBytes ?? 0) > 0 && head != nil)
+            }
+        case "pipeline":
+            let pipeline = Pipeline(
+                requestAdapter: BaseRequestAdapter(baseURL: baseURL), responseObserver: nil, retryPolicy: .none, timeout: nil,
+                maximumBodySize: 100 << 20, transport: Instant(url: baseURL.appendingPathComponent("json")))
+            call = {
+                let body = try await pipeline.perform(RequestCall(Bytes(path: "json")))
+                precondition(!body.isEmpty)
             }
         case "openapi-official", "openapi-client":
             let generated = BenchAPI.Client(
@@ -84,7 +111,7 @@ enum Instructions {
 }
 
 let arguments = CommandLine.arguments
-let contenders = ["raw", "raw-delegate", "client", "openapi-official", "openapi-client"]
+let contenders = ["raw", "raw-delegate", "client", "pipeline", "openapi-official", "openapi-client"]
 guard arguments.count == 4, contenders.contains(arguments[1]), let count = Int(arguments[2]),
     let baseURL = URL(string: arguments[3])
 else {
