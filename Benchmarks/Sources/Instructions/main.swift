@@ -73,6 +73,13 @@ enum Instructions {
                 let head = URL(string: address).flatMap { foundationResponse(response.status, response.headers, url: $0) }
                 precondition((response.body?.readableBytes ?? 0) > 0 && head != nil)
             }
+        case "raw-future":
+            call = {
+                let request = try HTTPClient.Request(url: address)
+                let response = try await httpClient.execute(request: request, eventLoop: .indifferent, deadline: nil, logger: nil).get()
+                let head = URL(string: address).flatMap { foundationResponse(response.status, response.headers, url: $0) }
+                precondition((response.body?.readableBytes ?? 0) > 0 && head != nil)
+            }
         case "pipeline":
             let pipeline = Pipeline(
                 requestAdapter: BaseRequestAdapter(baseURL: baseURL), responseObserver: nil, retryPolicy: .none, timeout: nil,
@@ -111,7 +118,7 @@ enum Instructions {
 }
 
 let arguments = CommandLine.arguments
-let contenders = ["raw", "raw-delegate", "client", "pipeline", "openapi-official", "openapi-client"]
+let contenders = ["raw", "raw-delegate", "raw-future", "client", "pipeline", "openapi-official", "openapi-client"]
 guard arguments.count == 4, contenders.contains(arguments[1]), let count = Int(arguments[2]),
     let baseURL = URL(string: arguments[3])
 else {

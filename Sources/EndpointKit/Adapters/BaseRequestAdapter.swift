@@ -69,9 +69,10 @@ public struct BaseRequestAdapter: RequestAdapter {
     private func resolve(_ relative: URL) throws -> URL {
         // The common case, a base without query or fragment and a relative path: join the strings.
         let tail = relative.relativeString
-        if let joinable = joinableBase, !tail.isEmpty, !tail.hasPrefix("//"), !tail.hasPrefix("?"), !tail.hasPrefix("#") {
+        let first = tail.utf8.first
+        if let joinable = joinableBase, let first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#"), !tail.hasPrefix("//") {
             if let url = joined.withLock({ $0[tail] }) { return url }
-            if let url = URL(string: joinable + (tail.hasPrefix("/") ? tail.dropFirst() : Substring(tail))) {
+            if let url = URL(string: joinable + (first == UInt8(ascii: "/") ? tail.dropFirst() : Substring(tail))) {
                 joined.withLock { joined in
                     if joined.count >= Self.joinedLimit { joined.removeAll(keepingCapacity: true) }
                     joined[tail] = url

@@ -9,6 +9,9 @@ import Foundation
 /// the call last sent and received, for the events that report it (never to steer the call).
 struct CallEvents {
     let monitor: (any CallMonitor)?
+    /// Whether there is a monitor: read first by every event, so that a call without one does
+    /// not copy the optional existential (a retain and a release) at each.
+    private let observed: Bool
     private(set) var call: CallContext
     /// The last request built or sent, and the last response and in-memory body received.
     private(set) var request: URLRequest?
@@ -24,20 +27,21 @@ struct CallEvents {
 
     init(monitor: (any CallMonitor)?, call: CallContext) {
         self.monitor = monitor
+        self.observed = monitor != nil
         self.call = call
     }
 
     /// The call is about to send `request` (built, its URL resolved against the client's base
     /// URL, not yet adapted): the request its events name if it fails before sending.
     mutating func preparing(_ request: URLRequest) {
-        if monitor != nil { self.request = request }
+        if observed { self.request = request }
     }
 
     /// Attempt `call.attempt` sends `request`, with the header fields the monitor adds; the
     /// first one also starts the call.
     mutating func attemptStarted(_ call: CallContext, request: inout URLRequest) {
         self.call = call
-        guard let monitor else { return }
+        guard observed, let monitor else { return }
         (self.request, response, body) = (request, nil, nil)
         startCall(monitor)
         attemptUptime = CallContext.now
@@ -49,7 +53,7 @@ struct CallEvents {
 
     /// The attempt's `response` redirects to `next`.
     mutating func redirected(_ response: HTTPURLResponse, to next: URLRequest) {
-        guard let monitor else { return }
+        guard observed, let monitor else { return }
         request = next
         monitor.redirectFollowed(RedirectFollowed(call: call, response: response, request: next))
     }
@@ -58,7 +62,7 @@ struct CallEvents {
     /// response) and `error`. The record is read in place (`inout`, never changed): a copy of
     /// what it received would take room in every call's task.
     mutating func attemptFinished(_ record: inout AttemptRecord, error: (any Error)?, sending outgoing: Outgoing) {
-        guard let monitor else { return }
+        guard observed, let monitor else { return }
         let received = record.received
         if let received {
             (response, body) = (received.response, received.fileURL == nil ? received.body : nil)
@@ -80,14 +84,14 @@ struct CallEvents {
 
     /// The attempt failed with `reason`; the next is sent after `delay` seconds.
     func retryScheduled(after delay: TimeInterval, reason: any Error) {
-        guard let monitor, let request else { return }
+        guard observed, let monitor, let request else { return }
         monitor.retryScheduled(
             RetryScheduled(call: call, delay: delay, reason: reason, request: request, response: response, body: body))
     }
 
     /// The call ended with `error`, or with its content when `nil`.
     mutating func callFinished(_ error: (any Error)?) {
-        guard let monitor else { return }
+        guard observed, let monitor else { return }
         startCall(monitor)
         monitor.callFinished(
             CallFinished(

@@ -93,7 +93,8 @@ extension Pipeline {
         let longest: TimeInterval = 2_147_483_648
         if !(outgoing.request.timeoutInterval <= longest) { outgoing.request.timeoutInterval = longest }
         // Looked up by name (case-insensitively), not through a copy of every field: a request
-        // is changed, so copied, only when it carries one.
+        // is changed, so copied, only when it carries one; one without fields is not searched.
+        guard outgoing.request.allHTTPHeaderFields != nil else { return outgoing }
         for name in ["Content-Length", "Transfer-Encoding"] where outgoing.request.value(forHTTPHeaderField: name) != nil {
             outgoing.request.setValue(nil, forHTTPHeaderField: name)
         }
