@@ -49,24 +49,8 @@ import Foundation
     nonisolated(nonsending) public func perform<C: Call>(
         _ call: C, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> C.Content {
-        // A completion handler waiting for this call counts its bytes; calls made inside it
-        // (a credential refresh, say) do not: the first call claims the reporter.
-        if let waiting = CompletionBridge.reporter?.claim() {
-            // The reporter passes on only counts that move forward, and never cancels: it needs
-            // no wrapping of its own.
-            guard let progress else { return try await perform(call, counting: waiting) }
-            let both: @Sendable (TransferProgress) -> Void = { update in
-                progress(update)
-                waiting(update)
-            }
-            return try await perform(call, counting: Self.monotonic(both))
-        }
-        return try await perform(call, counting: progress.map(Self.monotonic))
-    }
-
-    /// Runs `call`, reporting its bytes to `progress`.
-    nonisolated(nonsending) private func perform<C: Call>(_ call: C, counting progress: ProgressSink?) async throws -> C.Content {
-        try await run(C.Settings.self, settings: call.endpoint, build: { try call.makeOutgoing() }) { outgoing, record, events in
+        let progress = Self.sink(progress, waiting: CompletionBridge.reporter?.claim())
+        return try await run(C.Settings.self, settings: call.endpoint, build: { try call.makeOutgoing() }) { outgoing, record, events in
             let answer = try await followingRedirects(outgoing, record: &record, events: &events, head: \.head) {
                 [transport, maximumBodySize] hop in
                 var hop = hop
@@ -79,6 +63,21 @@ import Foundation
             return try Self.decode(C.Content.self, url: outgoing.request.url, answer) {
                 try call.content(answer.response, answer)
             }
+        }
+    }
+
+    /// Where a call reports its bytes: to the caller's `progress`, and to a completion handler
+    /// `waiting` for this call (calls made inside it, a credential refresh say, do not count
+    /// there: the first call claims the reporter). The reporter passes on only counts that
+    /// move forward, and never cancels: alone, it needs no wrapping of its own.
+    static func sink(
+        _ progress: (@Sendable (TransferProgress) -> Void)?, waiting: (@Sendable (TransferProgress) -> Void)?
+    ) -> ProgressSink? {
+        guard let waiting else { return progress.map(monotonic) }
+        guard let progress else { return waiting }
+        return monotonic { update in
+            progress(update)
+            waiting(update)
         }
     }
 
