@@ -101,16 +101,17 @@ extension Pipeline {
         return outgoing
     }
 
-    /// Wraps a `DecodingError` with the type, URL, status and body it failed on.
+    /// Wraps a `DecodingError` with the type, URL, status and body it failed on. The request's
+    /// `url` is read only then: reading it costs a bridge of the request in every call.
     static func decode<Content>(
-        _ type: Content.Type, url: URL?, _ received: ReceivedResponse, _ decode: () throws -> Content
+        _ type: Content.Type, url: @autoclosure () -> URL?, _ received: ReceivedResponse, _ decode: () throws -> Content
     ) throws -> Content {
         do {
             return try decode()
         } catch let error as DecodingError {
             throw EndpointKitError.decodingFailed(
                 DecodingFailure(
-                    type: String(describing: Content.self), url: received.response.url ?? url,
+                    type: String(describing: Content.self), url: received.response.url ?? url(),
                     statusCode: received.response.statusCode,
                     contentType: received.response.value(forHTTPHeaderField: "Content-Type"),
                     underlying: error, body: received.body))
