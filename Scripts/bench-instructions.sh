@@ -13,7 +13,7 @@
 # CONTENDERS="openapi-official openapi-client" counts a generated OpenAPI client on each
 # transport instead (the first contender named is the one the others are compared with).
 # CONTENDERS=pipeline counts EndpointKit's own steps of a call, over a transport that answers at
-# once: no I/O, so the count repeats to the instruction (20,397 twice on 2026-12-05).
+# once: no I/O, so the count repeats to the instruction (20,397 and 20,398 in two runs of one build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 url=${1:-http://127.0.0.1:8089}
