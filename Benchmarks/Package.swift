@@ -33,10 +33,13 @@ let package = Package(
             // warns, lines on a first build that no one can act on.
             swiftSettings: [.unsafeFlags(["-suppress-warnings"])],
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
+        // What both programs below use.
+        .target(name: "BenchSupport", dependencies: [.product(name: "EndpointKit", package: "EndpointKit")]),
         .executableTarget(
             name: "Bench",
             dependencies: [
                 "BenchAPI",
+                "BenchSupport",
                 .product(name: "EndpointKitOpenAPI", package: "EndpointKitOpenAPI"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
@@ -58,6 +61,7 @@ let package = Package(
             name: "Instructions",
             dependencies: [
                 "BenchAPI",
+                "BenchSupport",
                 .product(name: "EndpointKitOpenAPI", package: "EndpointKitOpenAPI"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "EndpointKit", package: "EndpointKit"),

@@ -1,5 +1,6 @@
 import EndpointKit
 import EndpointKitAsyncHTTPClient
+import BenchSupport
 import Foundation
 
 /// What the HTTP cache costs and saves, one call at a time against the loopback server: a fresh

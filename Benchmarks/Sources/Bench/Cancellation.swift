@@ -1,5 +1,6 @@
 @_spi(Locking) import EndpointKit
 import EndpointKitAsyncHTTPClient
+import BenchSupport
 import Foundation
 
 /// How fast a cancelled call ends: from `cancel()` to the call returning, and to the server

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import EndpointKit
 import EndpointKitAsyncHTTPClient
+import BenchSupport
 import Foundation
 
 /// `bench http2 H2URL H1URL`: the same small GETs over HTTP/2 (one connection, many calls in

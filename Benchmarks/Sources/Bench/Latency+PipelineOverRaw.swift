@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 @_spi(Transport) import EndpointKit
+import BenchSupport
 import Foundation
 
 extension Latency {

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import EndpointKit
 import EndpointKitAsyncHTTPClient
+import BenchSupport
 import Foundation
 import NIOCore
 import NIOHTTP1

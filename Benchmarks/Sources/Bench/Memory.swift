@@ -3,6 +3,7 @@ import BenchAPI
 import EndpointKit
 import EndpointKitAsyncHTTPClient
 import EndpointKitOpenAPI
+import BenchSupport
 import Foundation
 import NIOCore
 import OpenAPIRuntime
@@ -27,14 +28,6 @@ enum Memory {
     static func resetPeak() {
         try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
     }
-}
-
-/// A GET whose content is the raw body.
-struct RawBytes: Endpoint {
-    typealias Content = Data
-    let path: String
-    func makeRequest() throws -> URLRequest { try URLRequest(.get, path) }
-    func content(from response: URLResponse?, with body: Data) throws -> Data { body }
 }
 
 /// A GET downloaded to a file.

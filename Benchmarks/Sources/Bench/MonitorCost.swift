@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import EndpointKit
 import EndpointKitAsyncHTTPClient
 import EndpointKitTelemetry
+import BenchSupport
 import Foundation
 import Logging
 import Metrics

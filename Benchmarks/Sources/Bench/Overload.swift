@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 @_spi(Locking) import EndpointKit
 import EndpointKitAsyncHTTPClient
+import BenchSupport
 import Foundation
 
 /// `Bench overload`: a fleet on one machine. Several client processes call one faulty

@@ -1,4 +1,5 @@
 @_spi(Transport) import EndpointKit
+@_spi(Transport) import BenchSupport
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -10,26 +11,6 @@ import Foundation
 /// once with nginx's answer to the small JSON. What is measured is the pipeline's work, without
 /// the noise of a network or a server (`perf record` it for a clean profile of that work).
 enum PipelineCost {
-    /// Answers every request at once.
-    struct Instant: Transport {
-        let answer: @Sendable () -> ReceivedResponse
-
-        /// Whether each send suspends once (yields) before it answers.
-        var yields = false
-
-        nonisolated(nonsending) func send(
-            _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int, progress: ProgressSink?
-        ) async throws -> ReceivedResponse {
-            if yields { await Task.yield() }
-            return answer()
-        }
-
-        /// Not measured.
-        nonisolated(nonsending) func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
-            throw CancellationError()
-        }
-    }
-
     /// CPU time a call with `width` tasks at once, each call suspending once in its transport
     /// (as a real one waits for its answer, its task then resumed on any thread, with the other
     /// tasks' work between), against the same suspension without EndpointKit. What the steps
@@ -38,7 +19,7 @@ enum PipelineCost {
         guard let baseURL = URL(string: "http://127.0.0.1:8089"), let url = URL(string: "json", relativeTo: baseURL) else { return }
         let once = ResponseHead.response(url: url, statusCode: 200, version: "HTTP/1.1", fields: [(name: "Content-Length", value: "176")])
         let body = Data(repeating: 0x20, count: 176)
-        var transport = Instant { ReceivedResponse(response: once, body: body, fileURL: nil) }
+        var transport = InstantTransport { ReceivedResponse(response: once, body: body, fileURL: nil) }
         transport.yields = true
         let pipeline = Pipeline(
             requestAdapter: BaseRequestAdapter(baseURL: baseURL), responseObserver: nil, retryPolicy: .none, timeout: nil,
@@ -71,9 +52,9 @@ enum PipelineCost {
         let body = Data(repeating: 0x20, count: 176)
         let once = ResponseHead.response(url: url, statusCode: 200, version: "HTTP/1.1", fields: fields)
         let transports = [
-            ("Foundation response made once", Instant { ReceivedResponse(response: once, body: body, fileURL: nil) }),
+            ("Foundation response made once", InstantTransport { ReceivedResponse(response: once, body: body, fileURL: nil) }),
             // As AsyncHTTPClientClient's calls do.
-            ("Foundation response built each call, 8 fields", Instant {
+            ("Foundation response built each call, 8 fields", InstantTransport {
                 ReceivedResponse(head: ResponseHead(url: url, statusCode: 200, version: "HTTP/1.1", fields: fields), body: body, fileURL: nil)
             }),
         ]

@@ -1,4 +1,5 @@
 import EndpointKit
+import BenchSupport
 import Foundation
 
 #if canImport(FoundationNetworking)

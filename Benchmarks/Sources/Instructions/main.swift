@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import BenchAPI
+@_spi(Transport) import BenchSupport
 @_spi(Transport) import EndpointKit
 import EndpointKitAsyncHTTPClient
 import EndpointKitOpenAPI
@@ -22,32 +23,6 @@ import OpenAPIAsyncHTTPClient
 // difference of two runs: start-up and warm-up cancel out, and the count is the same from run
 // to run whatever else the machine does (a timed benchmark on a shared host moves by 10-30 %).
 // The main thread only waits: Valgrind 3.19 crashes when an async main starts its first thread.
-
-/// A GET whose content is the raw body.
-struct Bytes: Endpoint {
-    typealias Content = Data
-    let path: String
-    func makeRequest() throws -> URLRequest { try URLRequest(.get, path) }
-    func content(from response: URLResponse?, with body: Data) throws -> Data { body }
-}
-
-/// Answers every request at once with one response, made once.
-struct Instant: Transport {
-    let answer: ReceivedResponse
-
-    init(url: URL) {
-        let head = ResponseHead.response(url: url, statusCode: 200, version: "HTTP/1.1", fields: [(name: "Content-Length", value: "176")])
-        answer = ReceivedResponse(response: head, body: Data(repeating: 0x20, count: 176), fileURL: nil)
-    }
-
-    nonisolated(nonsending) func send(
-        _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int, progress: ProgressSink?
-    ) async throws -> ReceivedResponse { answer }
-
-    nonisolated(nonsending) func stream(_ outgoing: Outgoing, timeout: TimeInterval?) async throws -> ResponseStream {
-        throw CancellationError()
-    }
-}
 
 enum Instructions {
     static func run(_ contender: String, count: Int, baseURL: URL) async throws {
@@ -83,9 +58,9 @@ enum Instructions {
         case "pipeline":
             let pipeline = Pipeline(
                 requestAdapter: BaseRequestAdapter(baseURL: baseURL), responseObserver: nil, retryPolicy: .none, timeout: nil,
-                maximumBodySize: 100 << 20, transport: Instant(url: baseURL.appendingPathComponent("json")))
+                maximumBodySize: 100 << 20, transport: InstantTransport { [answer = instantAnswer(url: baseURL.appendingPathComponent("json"))] in answer })
             call = {
-                let body = try await pipeline.perform(RequestCall(Bytes(path: "json")))
+                let body = try await pipeline.perform(RequestCall(RawBytes(path: "json")))
                 precondition(!body.isEmpty)
             }
         case "openapi-official", "openapi-client":
@@ -99,7 +74,7 @@ enum Instructions {
             }
         default:
             call = {
-                let body = try await client.request(Bytes(path: "json"))
+                let body = try await client.request(RawBytes(path: "json"))
                 precondition(!body.isEmpty)
             }
         }
@@ -107,6 +82,12 @@ enum Instructions {
         for _ in 0..<count { try await call() }
         try await client.shutdown()
         try await httpClient.shutdown()
+    }
+
+    /// A small JSON answer from `url`, made once for the `pipeline` contender.
+    static func instantAnswer(url: URL) -> ReceivedResponse {
+        let head = ResponseHead.response(url: url, statusCode: 200, version: "HTTP/1.1", fields: [(name: "Content-Length", value: "176")])
+        return ReceivedResponse(response: head, body: Data(repeating: 0x20, count: 176), fileURL: nil)
     }
 
     /// The Foundation response an Endpoint is given, as AsyncHTTPClientClient makes it.

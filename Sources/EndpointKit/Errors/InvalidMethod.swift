@@ -27,8 +27,7 @@ public struct InvalidMethod: Error, Sendable, Equatable, CustomStringConvertible
     /// Throws ``EndpointKitError/invalidRequest(endpoint:underlying:)`` around an
     /// `InvalidMethod` when `request`'s method is not a token.
     static func check(_ request: URLRequest) throws {
-        // GET, the default, is known to be one: only another method is checked byte by byte.
-        guard let method = request.httpMethod, method != "GET", !HTTPToken.isToken(method) else { return }
+        guard let method = request.httpMethod, !HTTPToken.isToken(method) else { return }
         throw EndpointKitError.invalidRequest(endpoint: "URLRequest.httpMethod", underlying: InvalidMethod(method: method))
     }
 }

@@ -5,7 +5,8 @@ enum HTTPToken {
 
     /// Whether `text` is a token: at least one letter, digit or one of ``!#$%&'*+-.^_`|~``.
     static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy(isTokenByte)
+        // Over the bytes in place where the string has them so (a native one), else one by one.
+        !text.isEmpty && (text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isTokenByte) } ?? text.utf8.allSatisfy(isTokenByte))
     }
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {

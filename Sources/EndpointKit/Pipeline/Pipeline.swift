@@ -107,38 +107,37 @@ import Foundation
             var record = AttemptRecord()
             do {
                 return try await CallContext.$current.withValue(context) {
+                    let built = try Self.attemptBase(
+                        &base, endpointType, resolvingWith: baseAdapter, settings: (timeout, settings.cachePolicy, settings.hedging),
+                        deadline: deadline, context: context, events: &events, build: build, temporaryFile: &temporaryFile,
+                        baseApplied: &baseApplied)
+                    record.request = built.request
+                    try Task.checkCancellation()
+                    var request = built.request
+                    if let adapter = baseApplied ? adaptersAfterBase : requestAdapter {
+                        request = try await RequestAdapterChain.run(adapter, on: request)
+                    }
+                    try InvalidMethod.check(request)
+                    try InvalidPort.check(request)
+                    events.attemptStarted(context, request: &request)
+                    record.request = request
+                    let sending = Self.prepared(built, sending: request)
                     do {
-                        let built = try Self.attemptBase(
-                            &base, endpointType, resolvingWith: baseAdapter, settings: (timeout, settings.cachePolicy, settings.hedging),
-                            deadline: deadline, context: context, events: &events, build: build, temporaryFile: &temporaryFile,
-                            baseApplied: &baseApplied)
-                        record.request = built.request
-                        try Task.checkCancellation()
-                        var request = built.request
-                        if let adapter = baseApplied ? adaptersAfterBase : requestAdapter {
-                            request = try await RequestAdapterChain.run(adapter, on: request)
-                        }
-                        try InvalidMethod.check(request)
-                        try InvalidPort.check(request)
-                        events.attemptStarted(context, request: &request)
-                        record.request = request
-                        let sending = Self.prepared(built, sending: request)
-                        do {
-                            let result = try await attempt(sending, &record, &events)
-                            events.attemptFinished(&record, error: nil, sending: sending)
-                            events.callFinished(nil)
-                            return result
-                        } catch {
-                            events.attemptFinished(&record, error: Self.normalized(error), sending: sending)
-                            throw error
-                        }
+                        let result = try await attempt(sending, &record, &events)
+                        events.attemptFinished(&record, error: nil, sending: sending)
+                        events.callFinished(nil)
+                        return result
                     } catch {
-                        try await sendAgainOrEnd(
-                            after: error, &record, replayable: base?.canReplayBody == true, number, settings, deadline, &events)
-                        throw SendAgain()
+                        events.attemptFinished(&record, error: Self.normalized(error), sending: sending)
+                        throw error
                     }
                 }
-            } catch is SendAgain {
+            } catch {
+                // Asked, and told, as part of the attempt: with its context as the current one.
+                try await CallContext.$current.withValue(context) {
+                    try await sendAgainOrEnd(
+                        after: error, &record, replayable: base?.canReplayBody == true, number, settings, deadline, &events)
+                }
                 number += 1
             }
         }
@@ -222,11 +221,6 @@ import Foundation
         }
         return false
     }
-
-    /// Thrown out of an attempt that is to be sent again (never out of the call): an attempt
-    /// returns its result itself, not wrapped in an optional that, for a generic result,
-    /// costs a metadata lookup and outlined copies in every call.
-    private struct SendAgain: Error {}
 
     /// A cancelled task's error, whatever it was, reads as `CancellationError`.
     static func normalized(_ error: any Error) -> any Error {
