@@ -21,27 +21,41 @@ calls=${CALLS:-2000}
 command -v valgrind >/dev/null || { echo "needs valgrind: apt-get install -y valgrind" >&2; exit 1; }
 # Valgrind 3.19 cannot read the DWARF 5 the toolchain writes by default.
 scratch=Benchmarks/.build-instructions
+# Without manifest caching: a cached build plan misses a change to a path dependency's
+# Package.swift (its flags, say), and would count the build before it.
 swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product Instructions \
-  -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4 >"${TMPDIR:-/tmp}/bench-instructions.log" 2>&1 ||
+  --disable-build-manifest-caching -Xswiftc -dwarf-version=4 -Xcc -gdwarf-4 >"${TMPDIR:-/tmp}/bench-instructions.log" 2>&1 ||
   { cat "${TMPDIR:-/tmp}/bench-instructions.log"; exit 1; }
 binary="$scratch/release/Instructions"
 # A server that does not answer fails here, with the program's own words, not as a count missing.
 "$binary" client 1 "$url" || { echo "no answer from $url/json: is Scripts/bench-nginx.sh running?" >&2; exit 1; }
 files=${CALLGRIND_FILES:-$(mktemp -d)}
 mkdir -p "$files"
-count() {  # contender calls -> total instructions of the run
+# CACHE_SIM=1 also simulates this machine's caches per core (32 KiB L1 for code and data, the
+# 1 MiB L2 as the last level) and prints the misses of the code cache a call: on a 2-core host
+# they, not the instructions, track the CPU time a request takes at 16 in flight (see
+# Documentation/ServerClient.md).
+sim=()
+[ -z "${CACHE_SIM:-}" ] || sim=(--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=1048576,16,64)
+count() {  # contender calls -> the run's instructions and code-cache misses (0 without CACHE_SIM)
   # --fair-sched: without it, a thread waiting for another under Valgrind's one lock can stall.
-  valgrind --tool=callgrind --fair-sched=yes --callgrind-out-file="$files/$1.$2.out" "$binary" "$1" "$2" "$url" 2>&1 |
-    sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+  valgrind --tool=callgrind --fair-sched=yes "${sim[@]}" --callgrind-out-file="$files/$1.$2.out" \
+    "$binary" "$1" "$2" "$url" >/dev/null 2>&1
+  awk '/^summary:/ { print $2, ($5 == "" ? 0 : $5) }' "$files/$1.$2.out"
 }
 set -- ${CONTENDERS:-raw raw-delegate client}
-printf '%-18s %14s %10s\n' contender "instructions" "vs $1"
-first=
+printf '%-18s %14s %10s' contender "instructions" "vs $1"
+[ -z "${CACHE_SIM:-}" ] || printf ' %12s %10s' "I1 misses" "vs $1"
+printf '\n'
+first= firstMisses=
 for contender in "$@"; do
-  small=$(count "$contender" "$calls")
-  large=$(count "$contender" $((3 * calls)))
+  read -r small smallMisses < <(count "$contender" "$calls")
+  read -r large largeMisses < <(count "$contender" $((3 * calls)))
   per=$(((large - small) / (2 * calls)))
-  first=${first:-$per}
-  printf '%-18s %14d %10s\n' "$contender" "$per" "$(awk -v a="$per" -v b="$first" 'BEGIN { printf "%.3f", a / b }')"
+  misses=$(((largeMisses - smallMisses) / (2 * calls)))
+  first=${first:-$per} firstMisses=${firstMisses:-$misses}
+  printf '%-18s %14d %10s' "$contender" "$per" "$(awk -v a="$per" -v b="$first" 'BEGIN { printf "%.3f", a / b }')"
+  [ -z "${CACHE_SIM:-}" ] || printf ' %12d %10s' "$misses" "$(awk -v a="$misses" -v b="$firstMisses" 'BEGIN { printf "%.3f", a / b }')"
+  printf '\n'
 done
 [ -n "${CALLGRIND_FILES:-}" ] || rm -rf "$files"
