@@ -34,7 +34,11 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-suppress-warnings"])],
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
         // What both programs below use.
-        .target(name: "BenchSupport", dependencies: [.product(name: "EndpointKit", package: "EndpointKit")]),
+        .target(
+            name: "BenchSupport",
+            dependencies: [
+                .product(name: "EndpointKit", package: "EndpointKit"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         .executableTarget(
             name: "Bench",
             dependencies: [

@@ -117,7 +117,7 @@ enum Latency {
                 let address = baseURL.absoluteString + "/" + path
                 let response = try await httpClient.execute(HTTPClientRequest(url: address), timeout: .seconds(30))
                 let body = try await response.body.collect(upTo: 16 << 20)
-                let head = URL(string: address).flatMap { foundationResponse(response.status, response.headers, url: $0) }
+                let head = URL(string: address).flatMap { FoundationResponse.make(response.status, response.headers, url: $0) }
                 precondition(body.readableBytes > 0 && head != nil)
             },
             Contender(name: "AsyncHTTPClientClient async") { path in
@@ -176,14 +176,7 @@ enum Latency {
 
     /// Whether `response` has a body, once its Foundation response is built.
     private static func answered(_ response: HTTPClient.Response, url: URL) -> Bool {
-        foundationResponse(response.status, response.headers, url: url) != nil && (response.body?.readableBytes ?? 0) > 0
-    }
-
-    /// The Foundation response the Endpoint API hands around, as the raw rows build it.
-    private static func foundationResponse(_ status: HTTPResponseStatus, _ headers: HTTPHeaders, url: URL) -> HTTPURLResponse? {
-        var fields = [String: String](minimumCapacity: headers.count)
-        for header in headers { fields[header.name] = header.value }
-        return HTTPURLResponse(url: url, statusCode: Int(status.code), httpVersion: "HTTP/1.1", headerFields: fields)
+        FoundationResponse.make(response.status, response.headers, url: url) != nil && (response.body?.readableBytes ?? 0) > 0
     }
 
     /// `count` small GETs in a row with the contender whose name starts with `client`.

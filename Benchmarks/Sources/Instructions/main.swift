@@ -35,7 +35,7 @@ enum Instructions {
             call = {
                 let response = try await httpClient.execute(HTTPClientRequest(url: address), timeout: .seconds(30))
                 let body = try await response.body.collect(upTo: 16 << 20)
-                let head = URL(string: address).flatMap { foundationResponse(response.status, response.headers, url: $0) }
+                let head = URL(string: address).flatMap { FoundationResponse.make(response.status, response.headers, url: $0) }
                 precondition(body.readableBytes > 0 && head != nil)
             }
         case "raw-delegate":
@@ -45,14 +45,14 @@ enum Instructions {
                     request: request, delegate: ResponseAccumulator(request: request), eventLoop: .indifferent, deadline: nil,
                     logger: nil
                 ).get()
-                let head = URL(string: address).flatMap { foundationResponse(response.status, response.headers, url: $0) }
+                let head = URL(string: address).flatMap { FoundationResponse.make(response.status, response.headers, url: $0) }
                 precondition((response.body?.readableBytes ?? 0) > 0 && head != nil)
             }
         case "raw-future":
             call = {
                 let request = try HTTPClient.Request(url: address)
                 let response = try await httpClient.execute(request: request, eventLoop: .indifferent, deadline: nil, logger: nil).get()
-                let head = URL(string: address).flatMap { foundationResponse(response.status, response.headers, url: $0) }
+                let head = URL(string: address).flatMap { FoundationResponse.make(response.status, response.headers, url: $0) }
                 precondition((response.body?.readableBytes ?? 0) > 0 && head != nil)
             }
         case "pipeline":
@@ -88,13 +88,6 @@ enum Instructions {
     static func instantAnswer(url: URL) -> ReceivedResponse {
         let head = ResponseHead.response(url: url, statusCode: 200, version: "HTTP/1.1", fields: [(name: "Content-Length", value: "176")])
         return ReceivedResponse(response: head, body: Data(repeating: 0x20, count: 176), fileURL: nil)
-    }
-
-    /// The Foundation response an Endpoint is given, as AsyncHTTPClientClient makes it.
-    static func foundationResponse(_ status: HTTPResponseStatus, _ headers: HTTPHeaders, url: URL) -> HTTPURLResponse? {
-        var fields = [String: String](minimumCapacity: headers.count)
-        for header in headers { fields[header.name] = header.value }
-        return HTTPURLResponse(url: url, statusCode: Int(status.code), httpVersion: "HTTP/1.1", headerFields: fields)
     }
 }
 
