@@ -70,6 +70,15 @@ final class CircuitBoard: Sendable {
         }
     }
 
+    /// How long the circuit of `host` stays open, in seconds, if it is open now: a retry that
+    /// would be sent sooner is refused at once (see ``OverloadGuard/allowsRetry(after:deadline:url:)``).
+    func openTime(_ host: String, now: UInt64 = CallContext.now) -> TimeInterval? {
+        states.withLock { states in
+            guard case .open(let until)? = states[host], until > now else { return nil }
+            return Double(until - now) / 1e9
+        }
+    }
+
     /// Counts how a call admitted as `admission` ended.
     func record(_ outcome: Outcome, host: String, admission: Admission, now: UInt64 = CallContext.now) -> Transition? {
         states.withLock { states in

@@ -9,7 +9,9 @@ public struct OverloadDecision: Sendable {
         case retryRefused = "retry_refused"
         /// A retry was not sent because it could not finish before the call's deadline.
         case retryPastDeadline = "retry_past_deadline"
-        /// The call failed at once: the host's circuit is open.
+        /// The call failed at once: the host's circuit is open. Also a retry not sent because
+        /// the circuit would still be open when it went: the call then ends with its last
+        /// attempt's error.
         case circuitRejected = "circuit_rejected"
         /// The host's circuit opened (after this call's failure, or a probe's).
         case circuitOpened = "circuit_opened"

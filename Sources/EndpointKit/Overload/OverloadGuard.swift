@@ -26,13 +26,17 @@ final class OverloadGuard: Sendable {
 
     /// Whether a retry of a request to `url` after `delay` seconds may be sent, for a call with
     /// `deadline`: `true` when it may (and is paid for); otherwise the monitor is told why not.
+    /// A retry that the host's open circuit would refuse is not begun: the call ends at once
+    /// with the attempt's own error (the server's answer, say), not with
+    /// ``EndpointKitError/circuitOpen(host:until:)`` after the retry's wait.
     func allowsRetry(after delay: TimeInterval, deadline: CallDeadline?, url: URL?) -> Bool {
-        let refusal: OverloadDecision.Kind? =
-            if let deadline, delay >= deadline.remaining { .retryPastDeadline }
-            else if let budget, !budget.withdraw() { .retryRefused }
-            else { nil }
+        let (refusal, seconds): (OverloadDecision.Kind?, TimeInterval) =
+            if let deadline, delay >= deadline.remaining { (.retryPastDeadline, delay) }
+            else if let circuits, let open = circuits.openTime(Self.host(of: url)), open > delay { (.circuitRejected, open) }
+            else if let budget, !budget.withdraw() { (.retryRefused, delay) }
+            else { (nil, delay) }
         guard let refusal else { return true }
-        tell(refusal, host: Self.host(of: url), seconds: delay)
+        tell(refusal, host: Self.host(of: url), seconds: seconds)
         return false
     }
 

@@ -13,6 +13,7 @@ extension ClientScenarios {
         [
             ("burst against a server with few threads", burstAgainstFewThreads),
             ("retry budget", retryBudget), ("circuit breaker", circuitBreaker), ("circuit probe that hangs", circuitProbeThatHangs),
+            ("a retry into an open circuit", retryIntoOpenCircuit),
             ("concurrency limit", concurrencyLimit), ("a queue behind a host that does not answer", queueBehindAStalledHost),
             ("deadline", deadline), ("hedging", hedging),
         ]
@@ -178,6 +179,39 @@ extension ClientScenarios {
             decisions,
             ["overload circuit_opened"] + Array(repeating: "overload circuit_rejected", count: 7)
                 + ["overload circuit_probe", "overload circuit_closed"], name)
+    }
+
+    /// A call whose failure opens its host's circuit is not retried into it: the call ends at
+    /// once with the server's own answer (the 503 that opened the circuit), not with
+    /// `circuitOpen` after the retry's 2 s wait, and the monitor is told the circuit refused it.
+    /// Once the circuit lets probes through, retries go again.
+    func retryIntoOpenCircuit(_ server: TestServer, _ faults: FaultRoutes) async throws {
+        let log = EventLog()
+        let breaker = CircuitBreaker(failureRatio: 0.5, minimumCalls: 1, window: 10, openDuration: 5)
+        let slowRetries = RetryPolicy(initialDelay: 2, jitter: 0)
+        try await with(server, Options(monitors: [log], retryPolicy: slowRetries, overload: OverloadPolicy(circuitBreaker: breaker))) {
+            client in
+            let start = Date()
+            do {
+                _ = try await client.request(AttemptEndpoint(path: "/flaky?key=opening&fail=100"))
+                XCTFail("\(name): answered")
+            } catch {
+                XCTAssertEqual(Self.kind(of: error), "503", "\(name): \(error)")
+            }
+            XCTAssertLessThan(Date().timeIntervalSince(start), 1.5, "\(name): waited for a retry the circuit refuses")
+            XCTAssertEqual(faults.count("opening"), 1, name)
+            XCTAssertEqual(
+                log.lines.filter { $0.hasPrefix("overload") }, ["overload circuit_opened", "overload circuit_rejected"], name)
+            XCTAssertFalse(log.lines.contains { $0.hasPrefix("retry ") }, "\(name): \(log.lines)")
+        }
+        // A retry whose wait ends after the circuit lets a probe through is sent, as the probe.
+        let shortOpen = CircuitBreaker(failureRatio: 0.5, minimumCalls: 1, window: 10, openDuration: 0.1)
+        let retries = RetryPolicy(maximumAttempts: 2, initialDelay: 0.3, jitter: 0)
+        try await with(server, Options(retryPolicy: retries, overload: OverloadPolicy(circuitBreaker: shortOpen))) { client in
+            let answer = try await client.request(AttemptEndpoint(path: "/flaky?key=probed&fail=1"))
+            XCTAssertEqual(answer.attempt, 2, name)
+            XCTAssertEqual(faults.count("probed"), 2, name)
+        }
     }
 
     /// A probe that never answers (no time limit, a host that hangs) holds a half-open circuit
