@@ -183,12 +183,12 @@ struct AsyncHTTPClientTransport: Transport {
             let expected = IncomingBody.expectedLength(
                 method: outgoing.request.httpMethod, statusCode: head.statusCode,
                 contentEncoding: response.headers.first(name: "Content-Encoding"), contentLength: declared)
-            let incoming = try IncomingBody(head: head, expected: expected, file: file, bodyLimit: bodyLimit, url: url)
-            guard incoming.handle == nil, progress == nil else {
+            guard file == nil, progress == nil else {
+                let incoming = try IncomingBody(head: head, expected: expected, file: file, bodyLimit: bodyLimit, url: url)
                 return try await receiveChunks(source, into: incoming, head: head, suspect: suspect, progress: progress, url: url)
             }
+            try IncomingBody.check(expected, limit: bodyLimit, url: url)
             let data = try await Self.collect(source, upTo: bodyLimit, url: url)
-            file?.failed()
             try check(data, suspect, url: url)
             return ReceivedResponse(response: head, body: data, fileURL: nil)
         } catch {
@@ -233,7 +233,8 @@ struct AsyncHTTPClientTransport: Transport {
         } catch where !Task.isCancelled {}
     }
 
-    /// Receives `body` chunk by chunk, into a download's file or counted for progress. Apart
+    /// Receives `body` chunk by chunk, into a download's file (or, for an answer that is not
+    /// 2xx, into memory; the file is marked failed) or counted for progress. Apart
     /// from ``exchange(_:_:file:bodyLimit:progress:)``, so that its state takes room in a
     /// call's task only when a body is received this way.
     @inline(never)

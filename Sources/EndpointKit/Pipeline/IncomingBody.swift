@@ -43,9 +43,15 @@ import Foundation
             // A length past what can be counted (a 206 without a total, say) is no length.
             total = DownloadFile.rangeTotal(of: head) ?? expected.flatMap { $0.addingReportingOverflow(offset).overflow ? nil : $0 + offset }
         } else {
-            if let expected, expected > bodyLimit { throw EndpointKitError.bodyTooLarge(url: url, limit: bodyLimit) }
+            try Self.check(expected, limit: bodyLimit, url: url)
             total = expected
         }
+    }
+
+    /// Fails with ``EndpointKitError/bodyTooLarge(url:limit:)`` when a body kept in memory
+    /// announces more than `limit` bytes (`expected`), before any of it is read.
+    public static func check(_ expected: Int64?, limit: Int, url: URL?) throws {
+        if let expected, expected > limit { throw EndpointKitError.bodyTooLarge(url: url, limit: limit) }
     }
 
     /// Takes `chunk`: returns a buffer to write to the file now, when one is full.
