@@ -32,14 +32,15 @@ final class OverloadTelemetryTests: XCTestCase {
             let server = try await TestServer.start(FaultRoutes().handler)
             let client = makeClient(
                 server.baseURL, [LoggingMonitor(logger: logger), MetricsMonitor(factory: metrics), TracingMonitor(tracer: tracer)])
-            // Two failures, each retry refused, the second opens the circuit; the third is refused.
+            // Two failures: the first's retry is refused by the budget; the second opens the
+            // circuit, which refuses its retry; the third call is refused by the circuit.
             for _ in 0..<3 {
                 _ = try? await client.request(AttemptEndpoint(path: "flaky?key=down&fail=100"))
             }
             try await client.shutdown()
             await server.shutdown()
 
-            let expected = ["retry_refused", "retry_refused", "circuit_opened", "circuit_rejected"]
+            let expected = ["retry_refused", "circuit_opened", "circuit_rejected", "circuit_rejected"]
             let logged = handler.entries.compactMap { $0.metadata["overload.decision"].map { "\($0)" } }
             XCTAssertEqual(logged.sorted(), expected.sorted(), name)
             let opened = handler.entries.first { $0.metadata["overload.decision"].map { "\($0)" } == "circuit_opened" }
