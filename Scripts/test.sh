@@ -17,6 +17,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 shared="$PWD/.build"
 shared_tsan="$PWD/.build-tsan"
+# Every step plans its build afresh. With the plan cached in a shared folder, a step could
+# reuse the one before it: warm, each package's step under Thread Sanitizer reported "Build
+# complete" and ran the core's tests instead of its own (SwiftPM 6.3). Planning costs seconds.
+fresh=--disable-build-manifest-caching
 
 # Each step's header says how long the run has taken so far (minutes:seconds): where CI's time
 # goes, read from its log.
@@ -46,14 +50,14 @@ fi
 export TSAN_OPTIONS="suppressions=$PWD/$suppressions${TSAN_OPTIONS:+ $TSAN_OPTIONS}"
 
 step "EndpointKit: library build, warnings as errors"
-swift build --target EndpointKit -Xswiftc -warnings-as-errors
-swift build --target EndpointKitTesting -Xswiftc -warnings-as-errors
+swift build $fresh --target EndpointKit -Xswiftc -warnings-as-errors
+swift build $fresh --target EndpointKitTesting -Xswiftc -warnings-as-errors
 
 step "EndpointKit: tests"
-swift test
+swift test $fresh
 
 step "EndpointKit: tests under Thread Sanitizer"
-sanitized swift test --sanitize=thread --scratch-path "$shared_tsan"
+sanitized swift test $fresh --sanitize=thread --scratch-path "$shared_tsan"
 
 step "EndpointKit: documentation (DocC), warnings as errors"
 ./Scripts/docs.sh
@@ -63,17 +67,17 @@ python3 Scripts/snippets.py
 
 for package in EndpointKitAsyncHTTPClient EndpointKitCombine EndpointKitTelemetry EndpointKitOpenAPI Example; do
   step "$package: tests"
-  swift test --package-path "$package" --scratch-path "$shared"
+  swift test $fresh --package-path "$package" --scratch-path "$shared"
 done
 
 for package in EndpointKitAsyncHTTPClient EndpointKitTelemetry EndpointKitCombine EndpointKitOpenAPI; do
   step "$package: tests under Thread Sanitizer"
-  sanitized swift test --package-path "$package" --sanitize=thread --scratch-path "$shared_tsan"
+  sanitized swift test $fresh --package-path "$package" --sanitize=thread --scratch-path "$shared_tsan"
 done
 
 step "Benchmarks: build (run them with: swift run -c release --package-path Benchmarks Bench)"
-swift build --package-path Benchmarks --scratch-path "$shared"
+swift build $fresh --package-path Benchmarks --scratch-path "$shared"
 
 step "Example: the README's example command (in the shared build folder)"
-swift run --package-path Example --scratch-path "$shared" book-demo
+swift run $fresh --package-path Example --scratch-path "$shared" book-demo
 step "All passed"
