@@ -17,9 +17,8 @@ enum PipelineCost {
     /// cost where a call's state has gone cold: more than one after another.
     static func suspending(count: Int, width: Int) async throws {
         guard let baseURL = URL(string: "http://127.0.0.1:8089"), let url = URL(string: "json", relativeTo: baseURL) else { return }
-        let once = ResponseHead.response(url: url, statusCode: 200, version: "HTTP/1.1", fields: [(name: "Content-Length", value: "176")])
         let body = Data(repeating: 0x20, count: 176)
-        var transport = InstantTransport { ReceivedResponse(response: once, body: body, fileURL: nil) }
+        var transport = InstantTransport.smallJSON(from: url)
         transport.yields = true
         let pipeline = Pipeline(
             requestAdapter: BaseRequestAdapter(baseURL: baseURL), responseObserver: nil, retryPolicy: .none, timeout: nil,

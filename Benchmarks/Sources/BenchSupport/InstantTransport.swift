@@ -14,6 +14,14 @@ import Foundation
         self.answer = answer
     }
 
+    /// A transport answering every request with one small JSON answer from `url`, made once:
+    /// 176 bytes, as nginx's `/json` of `Scripts/bench-nginx.sh`.
+    public static func smallJSON(from url: URL) -> InstantTransport {
+        let head = ResponseHead.response(url: url, statusCode: 200, version: "HTTP/1.1", fields: [(name: "Content-Length", value: "176")])
+        let answer = ReceivedResponse(response: head, body: Data(repeating: 0x20, count: 176), fileURL: nil)
+        return InstantTransport { answer }
+    }
+
     /// Answers at once (after one yield, if ``yields``).
     public nonisolated(nonsending) func send(
         _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int, progress: ProgressSink?

@@ -58,7 +58,7 @@ enum Instructions {
         case "pipeline":
             let pipeline = Pipeline(
                 requestAdapter: BaseRequestAdapter(baseURL: baseURL), responseObserver: nil, retryPolicy: .none, timeout: nil,
-                maximumBodySize: 100 << 20, transport: InstantTransport { [answer = instantAnswer(url: baseURL.appendingPathComponent("json"))] in answer })
+                maximumBodySize: 100 << 20, transport: InstantTransport.smallJSON(from: baseURL.appendingPathComponent("json")))
             call = {
                 let body = try await pipeline.perform(RequestCall(RawBytes(path: "json")))
                 precondition(!body.isEmpty)
@@ -82,12 +82,6 @@ enum Instructions {
         for _ in 0..<count { try await call() }
         try await client.shutdown()
         try await httpClient.shutdown()
-    }
-
-    /// A small JSON answer from `url`, made once for the `pipeline` contender.
-    static func instantAnswer(url: URL) -> ReceivedResponse {
-        let head = ResponseHead.response(url: url, statusCode: 200, version: "HTTP/1.1", fields: [(name: "Content-Length", value: "176")])
-        return ReceivedResponse(response: head, body: Data(repeating: 0x20, count: 176), fileURL: nil)
     }
 }
 

@@ -30,13 +30,16 @@ final class OverloadGuard: Sendable {
     /// with the attempt's own error (the server's answer, say), not with
     /// ``EndpointKitError/circuitOpen(host:until:)`` after the retry's wait.
     func allowsRetry(after delay: TimeInterval, deadline: CallDeadline?, url: URL?) -> Bool {
-        let (refusal, seconds): (OverloadDecision.Kind?, TimeInterval) =
-            if let deadline, delay >= deadline.remaining { (.retryPastDeadline, delay) }
-            else if let circuits, let open = circuits.openTime(Self.host(of: url)), open > delay { (.circuitRejected, open) }
-            else if let budget, !budget.withdraw() { (.retryRefused, delay) }
-            else { (nil, delay) }
-        guard let refusal else { return true }
-        tell(refusal, host: Self.host(of: url), seconds: seconds)
+        let host = Self.host(of: url)
+        if let deadline, delay >= deadline.remaining {
+            tell(.retryPastDeadline, host: host, seconds: delay)
+        } else if let open = circuits?.openTime(host), open > delay {
+            tell(.circuitRejected, host: host, seconds: open)
+        } else if let budget, !budget.withdraw() {
+            tell(.retryRefused, host: host, seconds: delay)
+        } else {
+            return true
+        }
         return false
     }
 
