@@ -1,4 +1,4 @@
-@_spi(Transport) import EndpointKit
+@_spi(Transport) @_spi(Locking) import EndpointKit
 import Foundation
 import XCTest
 
@@ -54,5 +54,20 @@ final class ResponseHeadTests: XCTestCase {
             }
             XCTAssertEqual(built.count, 1)
         }
+    }
+
+    func testABuiltHeadIsBuiltOnceAndOnlyWhenAsked() {
+        let builds = Locked(0)
+        let head = ResponseHead(statusCode: 201) { [url] in
+            builds.withLock { $0 += 1 }
+            return HTTPURLResponse(url: url, statusCode: 201, httpVersion: "HTTP/1.1", headerFields: ["X-Tag": "a"])!
+        }
+        XCTAssertEqual(head.statusCode, 201)
+        XCTAssertEqual(builds.withLock { $0 }, 0, "the status needs no response")
+        XCTAssertTrue(head.response === head.response)
+        var seen: [String] = []
+        head.forEachField { seen.append("\($0.lowercased()): \($1)") }
+        XCTAssertEqual(seen, ["x-tag: a"], "fields read from the response built")
+        XCTAssertEqual(builds.withLock { $0 }, 1)
     }
 }

@@ -124,6 +124,21 @@ enum Latency {
                 let data = try await ahcClient.request(RawBytes(path: path))
                 precondition(!data.isEmpty)
             },
+            // A decoded GET, as callers make them: raw AsyncHTTPClient with a `JSONDecoder`
+            // (no Foundation response), and the client's `Request` (`.get(_:as:)`), which reads
+            // only the status of the head and so builds no Foundation response either.
+            Contender(name: "raw AHC + JSONDecoder") { path in
+                let response = try await httpClient.execute(
+                    HTTPClientRequest(url: baseURL.absoluteString + "/" + path), timeout: .seconds(30))
+                let body = try await response.body.collect(upTo: 16 << 20)
+                guard (200..<300).contains(response.status.code) else { throw URLError(.badServerResponse) }
+                let book = try JSONDecoder().decode(SmallBook.self, from: Data(buffer: body))
+                precondition(book.id > 0)
+            },
+            Contender(name: "AsyncHTTPClientClient .get") { path in
+                let book = try await ahcClient.request(.get(path, as: SmallBook.self))
+                precondition(book.id > 0)
+            },
         ]
     }
 

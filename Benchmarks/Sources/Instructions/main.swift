@@ -15,6 +15,8 @@ import OpenAPIAsyncHTTPClient
 // Instructions CONTENDER COUNT URL: 200 small GETs of URL/json to warm up, then COUNT more, with
 // one contender: `raw` (AsyncHTTPClient's async API), `raw-delegate` (its delegate API), each
 // making the Foundation response an Endpoint is given, or `client` (AsyncHTTPClientClient); or
+// the small book decoded, by raw AsyncHTTPClient with a `JSONDecoder` and no Foundation response
+// (`raw-decoded`) or by AsyncHTTPClientClient's `.get(_:as:)` (`client-decoded`); or
 // the generated client of Sources/BenchAPI on swift-openapi-async-http-client's transport
 // (`openapi-official`) or on EndpointKit's over AsyncHTTPClientClient (`openapi-client`); or
 // `pipeline`: EndpointKit's own steps of the call, over a transport that answers at once (no I/O).
@@ -63,6 +65,19 @@ enum Instructions {
                 let body = try await pipeline.perform(RequestCall(RawBytes(path: "json")))
                 precondition(!body.isEmpty)
             }
+        case "raw-decoded":
+            call = {
+                let response = try await httpClient.execute(HTTPClientRequest(url: address), timeout: .seconds(30))
+                let body = try await response.body.collect(upTo: 16 << 20)
+                guard (200..<300).contains(response.status.code) else { throw URLError(.badServerResponse) }
+                let book = try JSONDecoder().decode(SmallBook.self, from: Data(buffer: body))
+                precondition(book.id > 0)
+            }
+        case "client-decoded":
+            call = {
+                let book = try await client.request(.get("json", as: SmallBook.self))
+                precondition(book.id > 0)
+            }
         case "openapi-official", "openapi-client":
             let generated = BenchAPI.Client(
                 serverURL: baseURL,
@@ -86,7 +101,9 @@ enum Instructions {
 }
 
 let arguments = CommandLine.arguments
-let contenders = ["raw", "raw-delegate", "raw-future", "client", "pipeline", "openapi-official", "openapi-client"]
+let contenders = [
+    "raw", "raw-delegate", "raw-future", "client", "raw-decoded", "client-decoded", "pipeline", "openapi-official", "openapi-client",
+]
 guard arguments.count == 4, contenders.contains(arguments[1]), let count = Int(arguments[2]),
     let baseURL = URL(string: arguments[3])
 else {

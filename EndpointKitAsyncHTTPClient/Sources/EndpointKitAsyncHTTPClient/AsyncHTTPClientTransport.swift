@@ -170,27 +170,31 @@ struct AsyncHTTPClientTransport: Transport {
         do {
             let (response, source) = try await responseHead(
                 outgoing, produced, url: url, progress: progress, idleLimit: nil, readingWhole: file == nil ? bodyLimit : nil)
-            let head = ResponseHead.response(
-                url: url, statusCode: Int(response.status.code), version: Self.versionText(response.version), fields: response.headers)
+            // No Foundation response yet: a call whose endpoint reads only the status never
+            // builds one (see `ResponseHead`).
+            let (status, version, headers) = (Int(response.status.code), Self.versionText(response.version), response.headers)
+            let head = ResponseHead(statusCode: status) {
+                ResponseHead.response(url: url, statusCode: status, version: version, fields: headers)
+            }
             keepCookies(of: response.headers, from: url)
             let declared = response.headers.first(name: "Content-Length")
             if Self.isWhole(outgoing, statusCode: head.statusCode, contentLength: declared) {
                 file?.failed()
                 try await Self.drain(source)
-                return ReceivedResponse(response: head, body: Data(), fileURL: nil)
+                return ReceivedResponse(head: head, body: Data(), fileURL: nil)
             }
             let suspect = try undecodedCoding(of: response.headers, url: url)
             let expected = IncomingBody.expectedLength(
                 method: outgoing.request.httpMethod, statusCode: head.statusCode,
                 contentEncoding: response.headers.first(name: "Content-Encoding"), contentLength: declared)
             guard file == nil, progress == nil else {
-                let incoming = try IncomingBody(head: head, expected: expected, file: file, bodyLimit: bodyLimit, url: url)
-                return try await receiveChunks(source, into: incoming, head: head, suspect: suspect, progress: progress, url: url)
+                let incoming = try IncomingBody(head: head.response, expected: expected, file: file, bodyLimit: bodyLimit, url: url)
+                return try await receiveChunks(source, into: incoming, head: head.response, suspect: suspect, progress: progress, url: url)
             }
             try IncomingBody.check(expected, limit: bodyLimit, url: url)
             let data = try await Self.collect(source, upTo: bodyLimit, url: url)
             try check(data, suspect, url: url)
-            return ReceivedResponse(response: head, body: data, fileURL: nil)
+            return ReceivedResponse(head: head, body: data, fileURL: nil)
         } catch {
             file?.failed()
             throw await translate(error, url: url)

@@ -30,7 +30,8 @@ import Foundation
     /// The endpoint's validation; none for the `416` that says the resumable file is already
     /// whole (see `DownloadFile.wholeEntitySize(at:refused:)`). Any other `416` to a resumed
     /// download discards the kept bytes, so the next download starts over.
-    public func validate(_ request: URLRequest, _ response: HTTPURLResponse, _ data: Data?) throws {
+    public func validate(_ request: URLRequest, _ head: ResponseHead, _ data: Data?) throws {
+        let response = head.response
         if let resumableURL, response.statusCode == 416 {
             if DownloadFile.wholeEntitySize(at: resumableURL, refused: response) != nil { return }
             DownloadFile.discard(resumableURL)
@@ -41,7 +42,8 @@ import Foundation
     /// The endpoint's content of the file the body went to (written there now if it was kept
     /// in memory: a non-2xx answer the endpoint accepted). The resumable file that was already
     /// whole is handed over as it is, with a `200` of its length.
-    public func content(_ response: HTTPURLResponse, _ received: ReceivedResponse) throws -> T.Content {
+    public func content(_ received: ReceivedResponse) throws -> T.Content {
+        let response = received.response
         if let resumableURL, received.fileURL == nil, let total = DownloadFile.wholeEntitySize(at: resumableURL, refused: response),
             let whole = HTTPURLResponse(
                 url: response.url ?? resumableURL, statusCode: 200, httpVersion: "HTTP/1.1",

@@ -59,9 +59,9 @@ import Foundation
             }
             record.received = answer
             let inMemory = answer.fileURL == nil ? answer.body : nil
-            try call.validate(outgoing.request, answer.response, inMemory)
+            try call.validate(outgoing.request, answer.head, inMemory)
             return try Self.decode(C.Content.self, url: outgoing.request.url, answer) {
-                try call.content(answer.response, answer)
+                try call.content(answer)
             }
         }
     }

@@ -9,9 +9,13 @@ import Foundation
     /// The endpoint.
     public let endpoint: T
 
+    /// Whether the endpoint reads only the answer's status code (see `StatusOnlyEndpoint`).
+    private let readsStatusOnly: Bool
+
     /// A call of `endpoint`.
     public init(_ endpoint: T) {
         self.endpoint = endpoint
+        readsStatusOnly = (endpoint as? any StatusOnlyEndpoint)?.readsStatusOnly == true
     }
 
     /// The endpoint's request.
@@ -19,13 +23,16 @@ import Foundation
         (Outgoing(request: try endpoint.makeRequest()), nil)
     }
 
-    /// The endpoint's validation.
-    public func validate(_ request: URLRequest, _ response: HTTPURLResponse, _ data: Data?) throws {
-        try endpoint.validate(request, response: response, data: data)
+    /// The endpoint's validation; for one that reads only the status, the default one, which
+    /// needs the Foundation response only to report a status it refuses.
+    public func validate(_ request: URLRequest, _ head: ResponseHead, _ data: Data?) throws {
+        if readsStatusOnly, (200..<300).contains(head.statusCode) { return }
+        try endpoint.validate(request, response: head.response, data: data)
     }
 
-    /// The endpoint's content of the body.
-    public func content(_ response: HTTPURLResponse, _ received: ReceivedResponse) throws -> T.Content {
-        try endpoint.content(from: response, with: received.body)
+    /// The endpoint's content of the body (given no Foundation response when it reads only
+    /// the status).
+    public func content(_ received: ReceivedResponse) throws -> T.Content {
+        try endpoint.content(from: readsStatusOnly ? nil : received.response, with: received.body)
     }
 }

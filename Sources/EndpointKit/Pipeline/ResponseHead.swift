@@ -5,10 +5,11 @@ import Foundation
 #endif
 
 /// A response head as a transport received it. A transport that does not speak Foundation
-/// gives its status and fields; the `HTTPURLResponse` that the ``Endpoint`` API hands around is
-/// then built the first time it is asked for. A call that needs only the status and the fields
-/// never builds one: a generated OpenAPI call, say (Foundation on Linux spends about 1.2 µs a
-/// field building one). SPI for EndpointKit's client packages.
+/// gives its status, and its fields or a way to build from them; the `HTTPURLResponse` that the
+/// ``Endpoint`` API hands around is then built the first time it is asked for. A call that needs
+/// only the status (a ``Request`` without a validation of its own) or the fields (a generated
+/// OpenAPI call) never builds one: Foundation on Linux spends about 1.2 µs a field building one,
+/// more than the rest of a small call. SPI for EndpointKit's client packages.
 @_spi(Transport) public struct ResponseHead: Sendable {
     /// The status code.
     public let statusCode: Int
@@ -16,15 +17,14 @@ import Foundation
 
     private enum Source: Sendable {
         case response(HTTPURLResponse)
-        case fields(Received)
+        case deferred(Deferred)
     }
 
-    /// What a transport received, and the response built from it once asked for (the only
-    /// part behind the lock).
-    private struct Received: Sendable {
-        let url: URL
-        let version: String
-        let fields: [(name: String, value: String)]
+    /// A Foundation response to build once, when first asked for (the only part behind the
+    /// lock), and the fields it is built from when they came as a list.
+    private struct Deferred: Sendable {
+        let fields: [(name: String, value: String)]?
+        let build: @Sendable () -> HTTPURLResponse
         let built: Locked<HTTPURLResponse?>
     }
 
@@ -38,7 +38,17 @@ import Foundation
     /// header fields in the order they came, a repeated field once for each time.
     public init(url: URL, statusCode: Int, version: String, fields: [(name: String, value: String)]) {
         self.statusCode = statusCode
-        source = .fields(Received(url: url, version: version, fields: fields, built: Locked(nil)))
+        source = .deferred(
+            Deferred(
+                fields: fields, build: { Self.response(url: url, statusCode: statusCode, version: version, fields: fields) },
+                built: Locked(nil)))
+    }
+
+    /// The head of a response that `build` makes, once, when first asked for: a transport
+    /// reads its own fields there, where their type is known, without copying them first.
+    public init(statusCode: Int, build: @escaping @Sendable () -> HTTPURLResponse) {
+        self.statusCode = statusCode
+        source = .deferred(Deferred(fields: nil, build: build, built: Locked(nil)))
     }
 
     /// The head as a Foundation response, built once, when first asked for.
@@ -46,11 +56,10 @@ import Foundation
         switch source {
         case .response(let response):
             return response
-        case .fields(let received):
-            return received.built.withLock { built in
+        case .deferred(let deferred):
+            return deferred.built.withLock { built in
                 if let response = built { return response }
-                let response = Self.response(
-                    url: received.url, statusCode: statusCode, version: received.version, fields: received.fields)
+                let response = deferred.build()
                 built = response
                 return response
             }
@@ -61,19 +70,18 @@ import Foundation
     /// `body` with each header field (a Foundation response gives repeated fields joined). One
     /// pass: a Foundation response's fields are read out once for both.
     public func forEachField(counting count: (Int) -> Void = { _ in }, _ body: (_ name: String, _ value: String) -> Void) {
-        switch source {
-        case .response(let response):
-            // Foundation keeps the fields as `[AnyHashable: Any]` holding strings: cast, not
-            // interpolate (`"\(…)"` on `Any` looks up how to describe each value).
-            let fields = response.allHeaderFields
+        if case .deferred(let deferred) = source, let fields = deferred.fields {
             count(fields.count)
-            for (key, value) in fields {
-                guard let name = key.base as? String else { continue }
-                body(name, value as? String ?? "\(value)")
-            }
-        case .fields(let received):
-            count(received.fields.count)
-            for (name, value) in received.fields { body(name, value) }
+            for (name, value) in fields { body(name, value) }
+            return
+        }
+        // Foundation keeps the fields as `[AnyHashable: Any]` holding strings: cast, not
+        // interpolate (`"\(…)"` on `Any` looks up how to describe each value).
+        let fields = response.allHeaderFields
+        count(fields.count)
+        for (key, value) in fields {
+            guard let name = key.base as? String else { continue }
+            body(name, value as? String ?? "\(value)")
         }
     }
 

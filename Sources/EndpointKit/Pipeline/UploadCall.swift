@@ -22,12 +22,12 @@ import Foundation
     }
 
     /// The endpoint's validation.
-    public func validate(_ request: URLRequest, _ response: HTTPURLResponse, _ data: Data?) throws {
-        try endpoint.validate(request, response: response, data: data)
+    public func validate(_ request: URLRequest, _ head: ResponseHead, _ data: Data?) throws {
+        try endpoint.validate(request, response: head.response, data: data)
     }
 
     /// The endpoint's content of the body.
-    public func content(_ response: HTTPURLResponse, _ received: ReceivedResponse) throws -> T.Content {
-        try endpoint.content(from: response, with: received.body)
+    public func content(_ received: ReceivedResponse) throws -> T.Content {
+        try endpoint.content(from: received.response, with: received.body)
     }
 }
