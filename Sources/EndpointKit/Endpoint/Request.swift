@@ -45,7 +45,9 @@ public struct Request<Content: Sendable>: Endpoint {
     /// The call's name in logs, metrics and traces; `nil` names it after `Request`.
     public var callName: String?
     /// Checks the answer instead of the default validation (which
-    /// refuses a non-2xx status), for an API whose error bodies have their own type.
+    /// refuses a non-2xx status), for an API whose error bodies have their own type. Without
+    /// one, a request reads only the status of the answer's head, and `AsyncHTTPClientClient`
+    /// builds no Foundation response for its call.
     public var validation: (@Sendable (URLRequest?, HTTPURLResponse, Data?) throws -> Void)?
 
     private let decode: @Sendable (JSONDecoder, Data) throws -> Content
