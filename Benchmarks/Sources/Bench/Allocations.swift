@@ -28,6 +28,9 @@ enum Allocations {
             ("raw AsyncHTTPClient", nil, nil),
             ("raw AHC + HTTPURLResponse", nil, nil),
             ("AsyncHTTPClientClient async", "raw AsyncHTTPClient", "raw AHC + HTTPURLResponse"),
+            // Decoded, with no Foundation response on either side (see `Latency.contenders`).
+            ("raw AHC + JSONDecoder", nil, nil),
+            ("AsyncHTTPClientClient .get", "raw AHC + JSONDecoder", nil),
         ]
         for row in rows {
             guard let (count, bytes) = try measure(row.name, library: library, baseURL: baseURL) else {
