@@ -37,7 +37,8 @@ let package = Package(
         .target(
             name: "BenchSupport",
             dependencies: [
-                .product(name: "EndpointKit", package: "EndpointKit"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "EndpointKit", package: "EndpointKit"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
         .executableTarget(
             name: "Bench",

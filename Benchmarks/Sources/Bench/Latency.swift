@@ -130,9 +130,7 @@ enum Latency {
             Contender(name: "raw AHC + JSONDecoder") { path in
                 let response = try await httpClient.execute(
                     HTTPClientRequest(url: baseURL.absoluteString + "/" + path), timeout: .seconds(30))
-                let body = try await response.body.collect(upTo: 16 << 20)
-                guard (200..<300).contains(response.status.code) else { throw URLError(.badServerResponse) }
-                let book = try JSONDecoder().decode(SmallBook.self, from: Data(buffer: body))
+                let book = try SmallBook.decoded(response.status, try await response.body.collect(upTo: 16 << 20))
                 precondition(book.id > 0)
             },
             Contender(name: "AsyncHTTPClientClient .get") { path in

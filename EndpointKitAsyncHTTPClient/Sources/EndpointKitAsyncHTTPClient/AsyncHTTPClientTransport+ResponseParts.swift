@@ -15,6 +15,16 @@ extension AsyncHTTPClientTransport {
             fields: headers.map { (name: $0.name, value: $0.value) })
     }
 
+    /// A response head whose Foundation response is built from `headers` only if asked for (a
+    /// call whose endpoint reads only the status never builds one); its fields are not listed
+    /// apart, as ``head(status:version:headers:url:)`` lists them for a stream.
+    static func deferredHead(status: HTTPResponseStatus, version: HTTPVersion, headers: HTTPHeaders, url: URL) -> ResponseHead {
+        let (statusCode, version) = (Int(status.code), versionText(version))
+        return ResponseHead(statusCode: statusCode) {
+            ResponseHead.response(url: url, statusCode: statusCode, version: version, fields: headers)
+        }
+    }
+
     /// `HTTP/1.1` and the like; the common versions are written without building a string.
     static func versionText(_ version: HTTPVersion) -> String {
         switch (version.major, version.minor) {

@@ -170,12 +170,7 @@ struct AsyncHTTPClientTransport: Transport {
         do {
             let (response, source) = try await responseHead(
                 outgoing, produced, url: url, progress: progress, idleLimit: nil, readingWhole: file == nil ? bodyLimit : nil)
-            // No Foundation response yet: a call whose endpoint reads only the status never
-            // builds one (see `ResponseHead`).
-            let (status, version, headers) = (Int(response.status.code), Self.versionText(response.version), response.headers)
-            let head = ResponseHead(statusCode: status) {
-                ResponseHead.response(url: url, statusCode: status, version: version, fields: headers)
-            }
+            let head = Self.deferredHead(status: response.status, version: response.version, headers: response.headers, url: url)
             keepCookies(of: response.headers, from: url)
             let declared = response.headers.first(name: "Content-Length")
             if Self.isWhole(outgoing, statusCode: head.statusCode, contentLength: declared) {
@@ -188,8 +183,9 @@ struct AsyncHTTPClientTransport: Transport {
                 method: outgoing.request.httpMethod, statusCode: head.statusCode,
                 contentEncoding: response.headers.first(name: "Content-Encoding"), contentLength: declared)
             guard file == nil, progress == nil else {
-                let incoming = try IncomingBody(head: head.response, expected: expected, file: file, bodyLimit: bodyLimit, url: url)
-                return try await receiveChunks(source, into: incoming, head: head.response, suspect: suspect, progress: progress, url: url)
+                let response = head.response
+                let incoming = try IncomingBody(head: response, expected: expected, file: file, bodyLimit: bodyLimit, url: url)
+                return try await receiveChunks(source, into: incoming, head: response, suspect: suspect, progress: progress, url: url)
             }
             try IncomingBody.check(expected, limit: bodyLimit, url: url)
             let data = try await Self.collect(source, upTo: bodyLimit, url: url)
