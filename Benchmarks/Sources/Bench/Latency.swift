@@ -202,7 +202,8 @@ enum Latency {
         (contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
             + streamed(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
             + pipelineOverRaw(baseURL: baseURL, httpClient: httpClient)
-            + delegateAPI(baseURL: baseURL, httpClient: httpClient) + OpenAPIRows.contenders(baseURL: baseURL, httpClient: httpClient))
+            + delegateAPI(baseURL: baseURL, httpClient: httpClient) + sameFields(baseURL: baseURL, httpClient: httpClient)
+            + OpenAPIRows.contenders(baseURL: baseURL, httpClient: httpClient))
             .first(where: { $0.name.lowercased().hasPrefix(name.lowercased()) })
     }
 

@@ -13,7 +13,8 @@ import OpenAPIAsyncHTTPClient
 #endif
 
 // Instructions CONTENDER COUNT URL: 200 small GETs of URL/json to warm up, then COUNT more, with
-// one contender: `raw` (AsyncHTTPClient's async API), `raw-delegate` (its delegate API), each
+// one contender: `raw` (AsyncHTTPClient's async API; `raw-fields` sending the two header fields the
+// client adds), `raw-delegate` (its delegate API), each
 // making the Foundation response an Endpoint is given, or `client` (AsyncHTTPClientClient); or
 // the small book decoded, by raw AsyncHTTPClient with a `JSONDecoder` and no Foundation response
 // (`raw-decoded`) or by AsyncHTTPClientClient's `.get(_:as:)` (`client-decoded`); or
@@ -31,11 +32,20 @@ enum Instructions {
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: AsyncHTTPClientClient.configuration)
         let client = AsyncHTTPClientClient(baseURL: baseURL, httpClient: httpClient)
         let address = baseURL.absoluteString + "/json"
-        let call: () async throws -> Void
+        let call: @Sendable () async throws -> Void
         switch contender {
         case "raw":
             call = {
                 let response = try await httpClient.execute(HTTPClientRequest(url: address), timeout: .seconds(30))
+                let body = try await response.body.collect(upTo: 16 << 20)
+                let head = URL(string: address).flatMap { FoundationResponse.make(response.status, response.headers, url: $0) }
+                precondition(body.readableBytes > 0 && head != nil)
+            }
+        case "raw-fields":
+            call = {
+                var request = HTTPClientRequest(url: address)
+                request.headers = SameFields.headers
+                let response = try await httpClient.execute(request, timeout: .seconds(30))
                 let body = try await response.body.collect(upTo: 16 << 20)
                 let head = URL(string: address).flatMap { FoundationResponse.make(response.status, response.headers, url: $0) }
                 precondition(body.readableBytes > 0 && head != nil)
@@ -92,7 +102,16 @@ enum Instructions {
             }
         }
         for _ in 0..<200 { try await call() }
-        for _ in 0..<count { try await call() }
+        // IN_FLIGHT=N: the calls by N tasks side by side, as a server makes them.
+        let inFlight = max(1, ProcessInfo.processInfo.environment["IN_FLIGHT"].flatMap(Int.init) ?? 1)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<inFlight {
+                group.addTask {
+                    for _ in stride(from: task, to: count, by: inFlight) { try await call() }
+                }
+            }
+            try await group.waitForAll()
+        }
         try await client.shutdown()
         try await httpClient.shutdown()
     }
@@ -100,7 +119,7 @@ enum Instructions {
 
 let arguments = CommandLine.arguments
 let contenders = [
-    "raw", "raw-delegate", "raw-future", "client", "raw-decoded", "client-decoded", "pipeline", "openapi-official", "openapi-client",
+    "raw", "raw-fields", "raw-delegate", "raw-future", "client", "raw-decoded", "client-decoded", "pipeline", "openapi-official", "openapi-client",
 ]
 guard arguments.count == 4, contenders.contains(arguments[1]), let count = Int(arguments[2]),
     let baseURL = URL(string: arguments[3])
