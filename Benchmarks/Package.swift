@@ -38,7 +38,7 @@ let package = Package(
             name: "BenchSupport",
             dependencies: [
                 .product(name: "EndpointKit", package: "EndpointKit"), .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         .executableTarget(
             name: "Bench",

@@ -43,12 +43,8 @@ enum Instructions {
             }
         case "raw-fields":
             call = {
-                var request = HTTPClientRequest(url: address)
-                request.headers = SameFields.headers
-                let response = try await httpClient.execute(request, timeout: .seconds(30))
-                let body = try await response.body.collect(upTo: 16 << 20)
-                let head = URL(string: address).flatMap { FoundationResponse.make(response.status, response.headers, url: $0) }
-                precondition(body.readableBytes > 0 && head != nil)
+                let answered = try await SameFields.get(address, with: httpClient)
+                precondition(answered)
             }
         case "raw-delegate":
             call = {
