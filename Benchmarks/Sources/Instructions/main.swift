@@ -12,15 +12,16 @@ import OpenAPIAsyncHTTPClient
     import FoundationNetworking
 #endif
 
-// Instructions CONTENDER COUNT URL: 200 small GETs of URL/json to warm up, then COUNT more, with
-// one contender: `raw` (AsyncHTTPClient's async API; `raw-fields` sending the two header fields the
-// client adds), `raw-delegate` (its delegate API), each
-// making the Foundation response an Endpoint is given, or `client` (AsyncHTTPClientClient); or
-// the small book decoded, by raw AsyncHTTPClient with a `JSONDecoder` and no Foundation response
-// (`raw-decoded`) or by AsyncHTTPClientClient's `.get(_:as:)` (`client-decoded`); or
-// the generated client of Sources/BenchAPI on swift-openapi-async-http-client's transport
-// (`openapi-official`) or on EndpointKit's over AsyncHTTPClientClient (`openapi-client`); or
-// `pipeline`: EndpointKit's own steps of the call, over a transport that answers at once (no I/O).
+// Instructions CONTENDER COUNT URL: 200 small GETs of URL/json to warm up, then COUNT more (from
+// IN_FLIGHT tasks side by side, 1 unless set), with one contender: `raw` (AsyncHTTPClient's
+// async API; `raw-fields` sending the two header fields the client adds), `raw-delegate` (its
+// delegate API), each making the Foundation response an Endpoint is given, or `client`
+// (AsyncHTTPClientClient); or the small book decoded, by raw AsyncHTTPClient with a
+// `JSONDecoder` and no Foundation response (`raw-decoded`) or by AsyncHTTPClientClient's
+// `.get(_:as:)` (`client-decoded`); or the generated client of Sources/BenchAPI on
+// swift-openapi-async-http-client's transport (`openapi-official`) or on EndpointKit's over
+// AsyncHTTPClientClient (`openapi-client`); or `pipeline`: EndpointKit's own steps of the call,
+// over a transport that answers at once (no I/O).
 // All share AsyncHTTPClientClient's HTTPClient configuration. Scripts/bench-instructions.sh runs
 // it under callgrind twice per contender, so that the instructions of one request are the
 // difference of two runs: start-up and warm-up cancel out, and the count is the same from run
@@ -98,7 +99,7 @@ enum Instructions {
             }
         }
         for _ in 0..<200 { try await call() }
-        // IN_FLIGHT=N: the calls by N tasks side by side, as a server makes them.
+        // IN_FLIGHT=N: the calls from N tasks side by side, as a server makes them.
         let inFlight = max(1, ProcessInfo.processInfo.environment["IN_FLIGHT"].flatMap(Int.init) ?? 1)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0..<inFlight {
