@@ -36,10 +36,15 @@ public struct HTTPFailure: Sendable, CustomStringConvertible, CustomDebugStringC
     /// Throws ``EndpointKitError/unacceptableStatus(_:)`` unless the status is in `200..<300`:
     /// the default validation of every endpoint kind.
     public static func check(_ request: URLRequest?, response: HTTPURLResponse, body: Data?) throws {
-        guard (200..<300).contains(response.statusCode) else {
+        guard accepts(response.statusCode) else {
             throw EndpointKitError.unacceptableStatus(
                 HTTPFailure(request: request, response: response, body: body ?? Data()))
         }
+    }
+
+    /// Whether the default validation accepts `statusCode`: one in `200..<300`.
+    static func accepts(_ statusCode: Int) -> Bool {
+        (200..<300).contains(statusCode)
     }
 
     /// The body as text, when it is UTF-8.

@@ -49,7 +49,7 @@ import Foundation
             if accepting?.accepts(endpoint, statusCode: stream.head.statusCode) == true { return stream }
             do {
                 try validate(outgoing.request, stream.response, nil)
-            } catch where !(200..<300).contains(stream.head.statusCode) {
+            } catch where !HTTPFailure.accepts(stream.head.statusCode) {
                 return try await Self.refused(stream, of: outgoing, record: &record, validate: validate)
             }
             return stream

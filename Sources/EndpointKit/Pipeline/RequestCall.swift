@@ -26,7 +26,7 @@ import Foundation
     /// The endpoint's validation; for one that reads only the status, the default one, which
     /// needs the Foundation response only to report a status it refuses.
     public func validate(_ request: URLRequest, _ head: ResponseHead, _ data: Data?) throws {
-        if readsStatusOnly, (200..<300).contains(head.statusCode) { return }
+        if readsStatusOnly, HTTPFailure.accepts(head.statusCode) { return }
         try endpoint.validate(request, response: head.response, data: data)
     }
 
