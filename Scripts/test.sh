@@ -7,7 +7,8 @@
 #      with swift-openapi-generator's plugin; the example's include every code sample of
 #      README.md and Documentation/, compiled), and all but the example's under Thread
 #      Sanitizer too (swift-otel, which the example's tests use, does not compile with it);
-#   5. a build of the benchmarks, and the README's example command.
+#   5. a build of the benchmarks, each row of their tables run for a moment, and the README's
+#      example command.
 # Needs only the Swift toolchain and the packages it names; no network beyond them.
 #
 # Every package builds into one folder, the core's `.build` (`.build-tsan` under Thread
@@ -77,6 +78,13 @@ done
 
 step "Benchmarks: build (run them with: swift run -c release --package-path Benchmarks Bench)"
 swift build $fresh --package-path Benchmarks --scratch-path "$shared"
+
+# Not a measurement (a debug build, a moment a row): that no row of the tables stops the run,
+# as a row reading a 1 MiB body as JSON once did. The tables are printed only if it fails.
+step "Benchmarks: every row of the latency, OpenAPI and pipeline tables runs (Bench smoke)"
+smoke=$(mktemp)
+swift run $fresh --package-path Benchmarks --scratch-path "$shared" Bench smoke >"$smoke" 2>&1 || { cat "$smoke"; exit 1; }
+rm -f "$smoke"
 
 step "Example: the README's example command (in the shared build folder)"
 swift run $fresh --package-path Example --scratch-path "$shared" book-demo

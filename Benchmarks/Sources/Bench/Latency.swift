@@ -38,7 +38,7 @@ enum Latency {
         for round in 0..<4 {
             let order: [Int] = round == 0 || round == 3 ? Array(contenders.indices) : contenders.indices.reversed()
             for index in order {
-                if round == 0 { _ = try await measure(contenders[index], path: path, concurrency: concurrency, seconds: 0.2) }
+                if round == 0 { _ = try await measure(contenders[index], path: path, concurrency: concurrency, seconds: min(seconds, 0.2)) }
                 rounds[index].append(try await measure(contenders[index], path: path, concurrency: concurrency, seconds: seconds / 4))
             }
         }

@@ -27,6 +27,8 @@ import Foundation
 // bench memory-child SCENARIO URL BYTES   one memory scenario (run by the table in a child)
 // bench alloc-child CLIENT URL COUNT       allocations of one client (run by the table in a child)
 // bench serve SECONDS                      the in-process server alone, for a profiled client in another process
+// bench smoke                              every row of the latency, OpenAPI and pipeline tables, for a moment
+//                                          each: that they all run to the end (the README's test command runs it)
 // --server URL                             loop, hammer, latency, openapi and allocations against a server out of this
 //                                          process (serving `json`, a small JSON, and `bytes`,
 //                                          1 MiB), instead of the in-process one
@@ -102,6 +104,13 @@ let server = try await BenchServer.start()
 if arguments.count == 3, arguments[1] == "serve", let seconds = Double(arguments[2]) {
     FileHandle.standardOutput.write(Data("\(server.baseURL)\n".utf8))
     try await Task.sleep(for: .seconds(seconds))
+    exit(0)
+}
+if arguments.count == 2, arguments[1] == "smoke" {
+    try await Latency.run(baseURL: server.baseURL, seconds: 0.02)
+    try await OpenAPIRows.run(baseURL: server.baseURL, seconds: 0.02)
+    try await PipelineCost.run(count: 100)
+    await server.stop()
     exit(0)
 }
 if arguments.count == 4, arguments[1] == "loop", let count = Int(arguments[3]) {
