@@ -251,39 +251,26 @@ enum Latency {
         print("  body      in flight  client                          req/s   ratio     p50     p99  (goal: URLSessionClient ≥ 0.95)")
         for (label, path) in [("200 B", "json"), ("1 MB", "bytes?count=1048576")] {
             for concurrency in [1, 16, 64] {
-                var baseline: Double?
-                var delegateBaseline = 0.0
-                var ahcBaseline = 0.0
-                var clientBaseline = 0.0
-                var completionBaseline = 0.0
-                var responseBaseline = 0.0
-                var decodedBaseline = 0.0
                 let rows = contenders.filter { path == "json" || !$0.readsJSON }
                 let cells = try await alternating(rows, path: path, concurrency: concurrency, seconds: seconds)
+                // Each row's requests a second, by name: the baselines of the ratios.
+                let rates = Dictionary(uniqueKeysWithValues: zip(rows.map(\.name), cells.map(\.requestsPerSecond)))
                 for (index, contender) in rows.enumerated() {
                     let cell = cells[index]
-                    let ratio = baseline.map { cell.requestsPerSecond / $0 } ?? 1
-                    if baseline == nil { baseline = cell.requestsPerSecond }
-                    if contender.name.hasSuffix("data delegate") { delegateBaseline = cell.requestsPerSecond }
-                    if contender.name == "raw AsyncHTTPClient" { ahcBaseline = cell.requestsPerSecond }
-                    if contender.name == "URLSessionClient async" { clientBaseline = cell.requestsPerSecond }
-                    if contender.name.hasSuffix("HTTPURLResponse") { responseBaseline = cell.requestsPerSecond }
-                    if contender.name == "raw URLSession, completion" { completionBaseline = cell.requestsPerSecond }
-                    if contender.name == "raw AHC + JSONDecoder" { decodedBaseline = cell.requestsPerSecond }
+                    func of(_ name: String) -> Double { cell.requestsPerSecond / max(rates[name] ?? 0, 1) }
+                    let ratio = of(rows[0].name)
                     var versusDelegate = contender.name.hasPrefix("URLSessionClient")
-                        ? String(format: "  (%.2f of delegate baseline)", cell.requestsPerSecond / max(delegateBaseline, 1)) : ""
+                        ? String(format: "  (%.2f of delegate baseline)", of("raw URLSession, data delegate")) : ""
                     if contender.name == "URLSessionClient completion" {
-                        versusDelegate += String(format: " (%.2f of raw completion)", cell.requestsPerSecond / max(completionBaseline, 1))
+                        versusDelegate += String(format: " (%.2f of raw completion)", of("raw URLSession, completion"))
                     }
-                    if contender.name.hasPrefix("AsyncHTTPClientClient") {
-                        let ofRaw = cell.requestsPerSecond / max(ahcBaseline, 1)
-                        let ofClient = cell.requestsPerSecond / max(clientBaseline, 1)
-                        let ofResponse = cell.requestsPerSecond / max(responseBaseline, 1)
-                        versusDelegate = contender.readsJSON
-                            ? String(format: "  (%.2f of raw AHC + JSONDecoder)", cell.requestsPerSecond / max(decodedBaseline, 1))
-                            : String(
-                                format: "  (%.2f of raw AHC %@, %.2f of raw + response; %.1fx URLSessionClient)",
-                                ofRaw, ofRaw >= 0.9 ? "✓" : "✗", ofResponse, ofClient)
+                    if contender.name.hasPrefix("AsyncHTTPClientClient"), contender.readsJSON {
+                        versusDelegate = String(format: "  (%.2f of raw AHC + JSONDecoder)", of("raw AHC + JSONDecoder"))
+                    } else if contender.name.hasPrefix("AsyncHTTPClientClient") {
+                        let ofRaw = of("raw AsyncHTTPClient")
+                        versusDelegate = String(
+                            format: "  (%.2f of raw AHC %@, %.2f of raw + response; %.1fx URLSessionClient)",
+                            ofRaw, ofRaw >= 0.9 ? "✓" : "✗", of("raw AHC + HTTPURLResponse"), of("URLSessionClient async"))
                     }
                     let within = contender.name.hasPrefix("URLSessionClient") ? (ratio >= 0.95 ? " ✓" : " ✗") : ""
                     print(
