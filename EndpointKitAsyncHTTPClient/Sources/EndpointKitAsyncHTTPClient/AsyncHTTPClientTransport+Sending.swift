@@ -127,6 +127,24 @@ extension AsyncHTTPClientTransport {
         return false
     }
 
+    /// Whether an answer with `statusCode` to `outgoing` refuses its upload: AsyncHTTPClient
+    /// stops sending a body once a status of 300 or more has come. A server that refuses a
+    /// body at its head (nginx's `413` over `client_max_body_size`, a proxy's refusal) may
+    /// close the connection after its answer. AsyncHTTPClient then fails the request, without
+    /// the rest of the answer, if part of the body was still waiting to be written (against
+    /// nginx refusing a 4 MiB upload, 96 calls in 100): the body read so far (usually none)
+    /// is then the answer's, so that the caller gets the status, not a lost connection.
+    static func refusesUpload(_ outgoing: Outgoing, statusCode: Int) -> Bool {
+        statusCode >= 300 && outgoing.carriesBody
+    }
+
+    /// Whether `error` says the connection closed or was reset (see
+    /// ``closedBeforeAnswering(_:)``), or was used once closed.
+    static func cutOff(_ error: any Error) -> Bool {
+        if let error = error as? ChannelError, error == .ioOnClosedChannel { return true }
+        return closedBeforeAnswering(error)
+    }
+
     private func makeRequest(
         _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?
     ) throws -> HTTPClientRequest {

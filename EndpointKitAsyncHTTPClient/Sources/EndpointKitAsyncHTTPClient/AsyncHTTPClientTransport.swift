@@ -135,19 +135,24 @@ struct AsyncHTTPClientTransport: Transport {
     /// timer or extra task is made for the request; its reader waits at most `idleLimit` for
     /// each chunk), else through the `async` API (see ``BodyReader`` for its limit). A body
     /// read whole, up to a limit (`readingWhole`), is read in one piece after its head through
-    /// the delegate API (see ``ResponseReceiver/init(url:idleLimit:wholeLimit:)``).
+    /// the delegate API (see ``ResponseReceiver/init(url:idleLimit:wholeLimit:)``). The body
+    /// of an answer that refuses the upload ends where the connection closed under it (see
+    /// ``refusesUpload(_:statusCode:)``).
     nonisolated(nonsending) private func responseHead(
         _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?, idleLimit: TimeInterval?,
         readingWhole limit: Int?
     ) async throws -> (HTTPResponseHead, BodyReader.Source) {
-        if progress == nil, let bytes = Self.bytesInMemory(of: outgoing) {
-            return try await sentAgainIfClosed(outgoing, url: url) {
-                let receiver = try receive(outgoing, bytes, url: url, idleLimit: idleLimit, wholeLimit: limit)
-                let reader = ResponseReceiver.Reader(receiver)
-                return (try await receiver.head(), .receiver(reader))
+        let (head, source) =
+            if progress == nil, let bytes = Self.bytesInMemory(of: outgoing) {
+                try await sentAgainIfClosed(outgoing, url: url) {
+                    let receiver = try receive(outgoing, bytes, url: url, idleLimit: idleLimit, wholeLimit: limit)
+                    let reader = ResponseReceiver.Reader(receiver)
+                    return (try await receiver.head(), BodyReader.Source.receiver(reader))
+                }
+            } else {
+                try await responseHeadSending(outgoing, produced, url: url, progress: progress)
             }
-        }
-        return try await responseHeadSending(outgoing, produced, url: url, progress: progress)
+        return (head, Self.refusesUpload(outgoing, statusCode: Int(head.status.code)) ? .refusal(source) : source)
     }
 
     /// The response's head through the `async` API, for a request body read from a file, a

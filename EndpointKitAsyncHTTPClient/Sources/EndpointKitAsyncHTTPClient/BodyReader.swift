@@ -14,6 +14,10 @@ final class BodyReader: Sendable {
     enum Source: Sendable {
         case iterator(SerialIterator<HTTPClientResponse.Body.AsyncIterator>)
         case receiver(ResponseReceiver.Reader)
+        /// The body of an answer that refuses an upload as it is sent (see
+        /// ``AsyncHTTPClientTransport/refusesUpload(_:statusCode:)``): ended where the
+        /// connection closed under the upload.
+        indirect case refusal(Source)
     }
 
     private let source: Source
@@ -60,8 +64,14 @@ extension BodyReader.Source {
     /// The next chunk, or `nil` at the body's end.
     nonisolated(nonsending) func next() async throws -> ByteBuffer? {
         switch self {
-        case .iterator(let iterator): try await iterator.next()
-        case .receiver(let reader): try await reader.receiver.next()
+        case .iterator(let iterator): return try await iterator.next()
+        case .receiver(let reader): return try await reader.receiver.next()
+        case .refusal(let source):
+            do {
+                return try await source.next()
+            } catch where AsyncHTTPClientTransport.cutOff(error) {
+                return nil
+            }
         }
     }
 }

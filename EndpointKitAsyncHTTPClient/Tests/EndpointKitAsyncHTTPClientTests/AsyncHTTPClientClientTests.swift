@@ -29,6 +29,7 @@ final class AsyncHTTPClientClientTests: XCTestCase {
             close: { try? await ($0 as? AsyncHTTPClientClient)?.shutdown() })
         scenarios.sendsProducedBodiesAsProduced = true
         scenarios.sendsGETBodies = true
+        scenarios.keepsBodiesOfRefusals = false
         scenarios.readsBodiesOfRedirectsWithoutLocation = true
         scenarios.readsRawDeflate = false
         // llhttp refuses what RFC 9112 lets a client refuse, against response smuggling.

@@ -339,21 +339,27 @@ extension ClientScenarios {
     /// with that answer. When the server also closes at once, the upload may break first, so
     /// a transport failure is acceptable there, but never a hang.
     func uploadRefusedEarly(_ server: TestServer, _: FaultRoutes) async throws {
-        let payload = Data(repeating: 0x61, count: 32 << 20)
+        // 4 MiB: more than the socket takes at once, written in one piece by AsyncHTTPClient,
+        // part of it unsent when the connection closes (against nginx, most such calls lost
+        // the answer); 32 MiB: written in 4 MiB pieces.
+        let payloads = Array(repeating: Data(repeating: 0x61, count: 4 << 20), count: 8) + [Data(repeating: 0x61, count: 32 << 20)]
         try await with(server, Options(timeout: 20)) { client in
             for closing in [false, true] {
                 let query = closing ? "?close=1" : ""
-                for (kind, body) in [("data", UploadEndpointBody.data(payload)), ("stream", .stream { InputStream(data: payload) })] {
-                    do {
-                        _ = try await client.upload(Upload(path: "early" + query, body: body))
-                        XCTFail("\(name), early 413 \(query): expected an error")
-                    } catch let EndpointKitError.unacceptableStatus(failure) {
-                        XCTAssertEqual(failure.statusCode, 413, name)
-                        XCTAssertEqual(failure.bodyText, "too large", name)
-                    } catch EndpointKitError.transportFailed where closing {
-                        // The connection broke under the upload before the answer was read.
-                    } catch {
-                        XCTFail("\(name), early 413 \(query), \(kind): \(String(reflecting: error))")
+                for payload in payloads {
+                    for (kind, body) in [("data", UploadEndpointBody.data(payload)), ("stream", .stream { InputStream(data: payload) })] {
+                        do {
+                            _ = try await client.upload(Upload(path: "early" + query, body: body))
+                            XCTFail("\(name), early 413 \(query): expected an error")
+                        } catch let EndpointKitError.unacceptableStatus(failure) {
+                            XCTAssertEqual(failure.statusCode, 413, name)
+                            let text = failure.bodyText ?? ""
+                            XCTAssertTrue(text == "too large" || (text.isEmpty && !keepsBodiesOfRefusals), "\(name): \(text)")
+                        } catch EndpointKitError.transportFailed where closing {
+                            // The connection broke under the upload before the answer was read.
+                        } catch {
+                            XCTFail("\(name), early 413 \(query), \(kind), \(payload.count) bytes: \(String(reflecting: error))")
+                        }
                     }
                 }
             }

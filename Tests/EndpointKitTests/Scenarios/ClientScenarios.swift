@@ -56,6 +56,10 @@ struct ClientScenarios: Sendable {
     /// Whether the client reads a `deflate` body sent without zlib's wrapping, as libcurl does
     /// (or refuses it as a body it cannot decode).
     var readsRawDeflate = true
+    /// Whether the client keeps the body of an answer that refuses an upload as it is sent
+    /// (AsyncHTTPClient drops it when the connection closes under the upload's unsent bytes:
+    /// the status alone comes).
+    var keepsBodiesOfRefusals = true
 
     /// Every scenario, by name.
     var all: [(String, @Sendable (TestServer, FaultRoutes) async throws -> Void)] {
