@@ -34,13 +34,7 @@ final class BodyReader: Sendable {
 
     nonisolated(nonsending) func next() async throws -> Data? {
         do {
-            let chunk: ByteBuffer?
-            if case .iterator(let iterator) = source, let idleLimit {
-                chunk = try await AttemptTimeout.run(idleLimit, url: url) { try await iterator.next() }
-            } else {
-                chunk = try await source.next()
-            }
-            guard let buffer = chunk else {
+            guard let buffer = try await source.next(idleLimit: idleLimit, url: url) else {
                 end()
                 return nil
             }
@@ -61,14 +55,17 @@ final class BodyReader: Sendable {
 }
 
 extension BodyReader.Source {
-    /// The next chunk, or `nil` at the body's end.
-    nonisolated(nonsending) func next() async throws -> ByteBuffer? {
+    /// The next chunk, or `nil` at the body's end; waited for at most `idleLimit`, if given
+    /// (see ``BodyReader``), for a request to `url`.
+    nonisolated(nonsending) func next(idleLimit: TimeInterval? = nil, url: URL? = nil) async throws -> ByteBuffer? {
         switch self {
-        case .iterator(let iterator): return try await iterator.next()
+        case .iterator(let iterator):
+            guard let idleLimit, let url else { return try await iterator.next() }
+            return try await AttemptTimeout.run(idleLimit, url: url) { try await iterator.next() }
         case .receiver(let reader): return try await reader.receiver.next()
         case .refusal(let source):
             do {
-                return try await source.next()
+                return try await source.next(idleLimit: idleLimit, url: url)
             } catch where AsyncHTTPClientTransport.cutOff(error) {
                 return nil
             }

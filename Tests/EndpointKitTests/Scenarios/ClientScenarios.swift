@@ -438,6 +438,31 @@ struct ClientScenarios: Sendable {
                 XCTAssertEqual(limit, 0.5, name)
             }
             XCTAssertLessThan(Date().timeIntervalSince(started), 2, name)
+            // A stream's answer that refuses its upload and stalls: its status, with the
+            // body that came before the limit.
+            let payload = Data("sent".utf8)
+            for body in [UploadEndpointBody.data(payload), .stream { InputStream(data: payload) }] {
+                let started = Date()
+                do {
+                    _ = try await client.stream(Upload(path: "stall-refusal", body: body))
+                    XCTFail("\(name): expected a refusal")
+                } catch let EndpointKitError.unacceptableStatus(failure) {
+                    XCTAssertEqual(failure.statusCode, 413, name)
+                    XCTAssertEqual(failure.bodyText?.count, 100, name)
+                }
+                XCTAssertLessThan(Date().timeIntervalSince(started), 2, name)
+                // Taken as it is by an endpoint that takes any status: its body times out.
+                let stream = try await client.stream(AnyStatusUpload(path: "stall-refusal", body: body))
+                XCTAssertEqual(stream.response.statusCode, 413, name)
+                let reading = Date()
+                do {
+                    for try await _ in stream {}
+                    XCTFail("\(name): expected a timeout")
+                } catch let EndpointKitError.timedOut(_, limit) {
+                    XCTAssertEqual(limit, 0.5, name)
+                }
+                XCTAssertLessThan(Date().timeIntervalSince(reading), 2, name)
+            }
         }
     }
 

@@ -16,6 +16,16 @@ struct Upload: UploadEndpoint {
     func makeRequest() throws -> (URLRequest, UploadEndpointBody) { (try URLRequest(method, path, headers: headers), body) }
 }
 
+/// An upload whose every answer is taken, whatever its status.
+struct AnyStatusUpload: UploadEndpoint {
+    typealias Content = Data
+    let path: String
+    let body: UploadEndpointBody
+    func makeRequest() throws -> (URLRequest, UploadEndpointBody) { (try URLRequest(.post, path), body) }
+    func content(from response: URLResponse?, with body: Data) throws -> Data { body }
+    func validate(_ request: URLRequest?, response: HTTPURLResponse, data: Data?) throws {}
+}
+
 struct MultipartSummary: Decodable, Sendable { let disposition: String; let type: String; let length: String; let text: String }
 
 struct MultipartUpload: UploadEndpoint {
