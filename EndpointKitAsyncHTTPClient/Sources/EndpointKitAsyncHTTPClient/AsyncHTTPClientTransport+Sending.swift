@@ -132,8 +132,9 @@ extension AsyncHTTPClientTransport {
     /// body at its head (nginx's `413` over `client_max_body_size`, a proxy's refusal) may
     /// close the connection after its answer. AsyncHTTPClient then fails the request, without
     /// the rest of the answer, if part of the body was still waiting to be written (against
-    /// nginx refusing a 4 MiB upload, 96 calls in 100): the body read so far (usually none)
-    /// is then the answer's, so that the caller gets the status, not a lost connection.
+    /// nginx refusing a 4 MiB upload, 96 calls in 100). When none of the answer's body had
+    /// come, the answer then ends there, empty, so that the caller gets the status, not a
+    /// lost connection.
     static func refusesUpload(_ outgoing: Outgoing, statusCode: Int) -> Bool {
         statusCode >= 300 && outgoing.carriesBody
     }

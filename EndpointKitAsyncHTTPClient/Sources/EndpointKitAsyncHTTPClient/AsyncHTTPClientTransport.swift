@@ -152,7 +152,7 @@ struct AsyncHTTPClientTransport: Transport {
             } else {
                 try await responseHeadSending(outgoing, produced, url: url, progress: progress)
             }
-        return (head, Self.refusesUpload(outgoing, statusCode: Int(head.status.code)) ? .refusal(source) : source)
+        return (head, Self.refusesUpload(outgoing, statusCode: Int(head.status.code)) ? .refusal(source, begun: Locked(false)) : source)
     }
 
     /// The response's head through the `async` API, for a request body read from a file, a

@@ -15,9 +15,10 @@ final class BodyReader: Sendable {
         case iterator(SerialIterator<HTTPClientResponse.Body.AsyncIterator>)
         case receiver(ResponseReceiver.Reader)
         /// The body of an answer that refuses an upload as it is sent (see
-        /// ``AsyncHTTPClientTransport/refusesUpload(_:statusCode:)``): ended where the
-        /// connection closed under the upload.
-        indirect case refusal(Source)
+        /// ``AsyncHTTPClientTransport/refusesUpload(_:statusCode:)``): ended, empty, where the
+        /// connection closed under the upload before any of it came (`begun`: some of it
+        /// came; a body cut short after that fails, as any other).
+        indirect case refusal(Source, begun: Locked<Bool>)
     }
 
     private let source: Source
@@ -63,10 +64,12 @@ extension BodyReader.Source {
             guard let idleLimit, let url else { return try await iterator.next() }
             return try await AttemptTimeout.run(idleLimit, url: url) { try await iterator.next() }
         case .receiver(let reader): return try await reader.receiver.next()
-        case .refusal(let source):
+        case .refusal(let source, let begun):
             do {
-                return try await source.next(idleLimit: idleLimit, url: url)
-            } catch where AsyncHTTPClientTransport.cutOff(error) {
+                let chunk = try await source.next(idleLimit: idleLimit, url: url)
+                if chunk != nil { begun.withLock { $0 = true } }
+                return chunk
+            } catch where AsyncHTTPClientTransport.cutOff(error) && !begun.withLock({ $0 }) {
                 return nil
             }
         }

@@ -307,6 +307,13 @@ struct ClientScenarios: Sendable {
     func truncatedBody(_ server: TestServer, _: FaultRoutes) async throws {
         try await with(server) { client in
             await expectTransportFailure(name: name, .networkConnectionLost) { _ = try await client.request(GetBook(path: "truncate")) }
+            // The same for the body of an answer refusing an upload (not taken as whole).
+            let payload = Data("sent".utf8)
+            for body in [UploadEndpointBody.data(payload), .stream { InputStream(data: payload) }] {
+                await expectTransportFailure(name: name, .networkConnectionLost) {
+                    _ = try await client.upload(AnyStatusUpload(path: "truncate-refusal", body: body))
+                }
+            }
         }
         // So a GET cut short is retried by the same policy with either client.
         try await with(server, Options(retryPolicy: RetryPolicy(initialDelay: 0.01, jitter: 0))) { client in

@@ -88,6 +88,11 @@ final class FaultRoutes: Sendable {
                 try await response.head(status: 200, headers: [("Content-Length", "1000")])
                 try await response.write(Data(repeating: 0x41, count: 100))
                 try await Task.sleep(nanoseconds: 60_000_000_000)
+            case "/truncate-refusal":
+                // A refusal of what was sent whose body is cut short.
+                try await response.head(status: 413, headers: [("Content-Length", "1000")])
+                try await response.write(Data(repeating: 0x41, count: 100))
+                await response.close()
             case "/stall-refusal":
                 // A refusal of what was sent (any method), whose body stops after 100 bytes.
                 try await response.head(status: 413, headers: [("Content-Length", "1000")])
