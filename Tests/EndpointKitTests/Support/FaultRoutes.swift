@@ -88,16 +88,12 @@ final class FaultRoutes: Sendable {
                 try await response.head(status: 200, headers: [("Content-Length", "1000")])
                 try await response.write(Data(repeating: 0x41, count: 100))
                 try await Task.sleep(nanoseconds: 60_000_000_000)
-            case "/truncate-refusal":
-                // A refusal of what was sent whose body is cut short.
+            case "/refusal-cut":
+                // A refusal of what was sent whose body stops after 100 of its 1,000 bytes: the
+                // connection then closes, or (`stall`) stays silent for a minute.
                 try await response.head(status: 413, headers: [("Content-Length", "1000")])
                 try await response.write(Data(repeating: 0x41, count: 100))
-                await response.close()
-            case "/stall-refusal":
-                // A refusal of what was sent (any method), whose body stops after 100 bytes.
-                try await response.head(status: 413, headers: [("Content-Length", "1000")])
-                try await response.write(Data(repeating: 0x41, count: 100))
-                try await Task.sleep(nanoseconds: 60_000_000_000)
+                if query["stall"] != nil { try await Task.sleep(nanoseconds: 60_000_000_000) } else { await response.close() }
             case "/stall-chunked":
                 // 100 bytes of a body of no declared length, then nothing for a minute.
                 try await response.head(status: 200, headers: [("Content-Type", "application/octet-stream")])
