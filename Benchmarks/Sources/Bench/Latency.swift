@@ -259,16 +259,16 @@ enum Latency {
                     let cell = cells[index]
                     func of(_ name: String) -> Double { cell.requestsPerSecond / max(rates[name] ?? 0, 1) }
                     let ratio = of(rows[0].name)
-                    var versusDelegate = contender.name.hasPrefix("URLSessionClient")
+                    var comparison = contender.name.hasPrefix("URLSessionClient")
                         ? String(format: "  (%.2f of delegate baseline)", of("raw URLSession, data delegate")) : ""
                     if contender.name == "URLSessionClient completion" {
-                        versusDelegate += String(format: " (%.2f of raw completion)", of("raw URLSession, completion"))
+                        comparison += String(format: " (%.2f of raw completion)", of("raw URLSession, completion"))
                     }
                     if contender.name.hasPrefix("AsyncHTTPClientClient"), contender.readsJSON {
-                        versusDelegate = String(format: "  (%.2f of raw AHC + JSONDecoder)", of("raw AHC + JSONDecoder"))
+                        comparison = String(format: "  (%.2f of raw AHC + JSONDecoder)", of("raw AHC + JSONDecoder"))
                     } else if contender.name.hasPrefix("AsyncHTTPClientClient") {
                         let ofRaw = of("raw AsyncHTTPClient")
-                        versusDelegate = String(
+                        comparison = String(
                             format: "  (%.2f of raw AHC %@, %.2f of raw + response; %.1fx URLSessionClient)",
                             ofRaw, ofRaw >= 0.9 ? "✓" : "✗", of("raw AHC + HTTPURLResponse"), of("URLSessionClient async"))
                     }
@@ -278,7 +278,7 @@ enum Latency {
                             + String(format: "%9d  ", concurrency)
                             + contender.name.padding(toLength: 28, withPad: " ", startingAt: 0)
                             + String(format: "%9.0f %7.2f%@ %7.2f %7.2f", cell.requestsPerSecond, ratio, within, cell.p50, cell.p99)
-                            + versusDelegate)
+                            + comparison)
                 }
             }
         }
