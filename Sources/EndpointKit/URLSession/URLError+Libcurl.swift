@@ -53,8 +53,9 @@ extension URLError {
         let words = error.localizedDescription
         if error.code == .unknown, words.lowercased().contains("failed writing header") {
             return "Foundation on Linux could not read the response's head (a header that is not UTF-8, such as a Latin-1 "
-                + "file name, or a status line without a space after the code, both of which AsyncHTTPClientClient reads; "
-                + "or lines ended by a bare LF) and refused the whole response (libcurl: Failed writing header)"
+                + "file name, a header with no space after its colon, or a status line without a space after the code, all "
+                + "of which AsyncHTTPClientClient reads; or lines ended by a bare LF) and refused the whole response "
+                + "(libcurl: Failed writing header)"
         }
         if [.unknown, .unsupportedURL].contains(error.code), notHTTPWords.contains(where: words.lowercased().contains) {
             return "The answer is not valid HTTP (libcurl: \(words))"

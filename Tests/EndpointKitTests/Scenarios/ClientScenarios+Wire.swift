@@ -170,7 +170,7 @@ extension ClientScenarios {
 
     func framingForms(_ server: TestServer, _: FaultRoutes) async throws {
         let forms = [
-            "close-delimited", "http-1.0", "chunked-trailer", "early-hints", "no-reason", "no-reason-no-space", "utf8-header",
+            "close-delimited", "http-1.0", "chunked-trailer", "early-hints", "no-reason", "no-reason-no-space", "no-space-after-colon", "utf8-header",
             "latin1-header", "two-lengths", "folded-header",
         ]
         // Not HTTP, a head too large (a 150 kB field), or two lengths that differ: every client

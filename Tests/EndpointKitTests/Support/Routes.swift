@@ -151,6 +151,7 @@ enum Routes {
                 // `/response-headers?Content-Length=3`).
                 "differing-lengths": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + length + "Content-Length: 3\r\n",
                 "folded-header": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Note: one\r\n two\r\n" + length,
+                "no-space-after-colon": "HTTP/1.1 200 OK\r\nContent-Type:application/json\r\n" + length,
                 "utf8-header": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Author: Stanisław Lem\r\n" + length,
                 "latin1-header": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Disposition: attachment; filename=\"caf\u{FFFD}.json\"\r\n" + length,
                 // Not HTTP: no client reads these.
