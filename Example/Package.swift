@@ -52,6 +52,7 @@ let package = Package(
                 .product(name: "EndpointKitOpenAPI", package: "EndpointKitOpenAPI"),
                 .product(name: "EndpointKitTelemetry", package: "EndpointKitTelemetry"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]),
         .testTarget(
             name: "BookKitTests",

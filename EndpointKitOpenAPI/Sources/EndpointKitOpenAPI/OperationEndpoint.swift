@@ -18,11 +18,8 @@ struct OperationEndpoint: Endpoint, StatusAccepting {
     let refusedStatuses: Set<Int>
 
     init(request: HTTPRequest, baseURL: URL, operationID: String, refusedStatuses: Set<Int>) throws {
-        let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
-        let path = request.path ?? "/"
-        guard let url = URL(string: base + (path.hasPrefix("/") ? path : "/" + path)) else {
-            throw EndpointKitError.invalidURL(base + path)
-        }
+        let target = Self.target(of: request, on: baseURL)
+        guard let url = URL(string: target) else { throw EndpointKitError.invalidURL(target) }
         var urlRequest = URLRequest(url: url)
         // GET is the default; Foundation normalizes every method it is given.
         if request.method != .get { urlRequest.httpMethod = request.method.rawValue }
@@ -42,6 +39,14 @@ struct OperationEndpoint: Endpoint, StatusAccepting {
         self.request = urlRequest
         self.callName = operationID
         self.refusedStatuses = refusedStatuses
+    }
+
+    /// Where `request` goes, as text: the server URL (less a trailing `/`), then the request's
+    /// path with its query.
+    static func target(of request: HTTPRequest, on baseURL: URL) -> String {
+        let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        let path = request.path ?? "/"
+        return base + (path.hasPrefix("/") ? path : "/" + path)
     }
 
     func makeRequest() throws -> URLRequest { request }

@@ -1,5 +1,7 @@
 import BookKit
 import EndpointKit
+import EndpointKitOpenAPI
+import OpenAPIRuntime
 
 /// Prints results as text or JSON, notes and progress to standard error, and errors as one
 /// clear sentence.
@@ -39,6 +41,11 @@ struct Output: Sendable {
             return "cannot reach \(host): \(reason). Check --base-url, or leave it out to use the demo server."
         case let error as EndpointKitError:
             return error.description
+        case let error as ClientError:
+            // A generated call's: the client's own error when it is one; never the runtime's
+            // description, which writes the operation's input and header fields as they are.
+            let underlying = error.underlyingError
+            return underlying is EndpointKitError || underlying is APIError ? message(for: underlying) : error.redactedDescription
         case let error as CocoaError where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile:
             return "no such file: \(error.userInfo[NSFilePathErrorKey] ?? "")"
         default:
