@@ -94,7 +94,16 @@ final class ErrorRedactionTests: ServerTestCase {
         let refusedClient = URLSessionClient(baseURL: try XCTUnwrap(URL(string: "http://s3cr3t-user:s3cr3t-pass@127.0.0.1:\(closed)")))
         defer { refusedClient.invalidate() }
         let refused = await complete(PathEndpoint(path: "x", query: [key]), on: refusedClient)
-        guard case EndpointKitError.transportFailed? = refused.error else { return XCTFail("\(String(describing: refused.error))") }
+        guard case EndpointKitError.transportFailed(_, let underlying)? = refused.error, let urlError = underlying as? URLError else {
+            return XCTFail("\(String(describing: refused.error))")
+        }
         assertSafe(refused.error, "refused")
+        // Foundation's error inside, as Telemetry.md says: its words and code are safe; its
+        // description writes the failing URL as it was.
+        for secret in Self.secrets {
+            XCTAssertFalse(urlError.localizedDescription.contains(secret), urlError.localizedDescription)
+        }
+        XCTAssertEqual(urlError.code, .cannotConnectToHost)
+        XCTAssertTrue("\(urlError)".contains("s3cr3t-pass"), "the underlying error's description no longer holds the URL: \(urlError)")
     }
 }
