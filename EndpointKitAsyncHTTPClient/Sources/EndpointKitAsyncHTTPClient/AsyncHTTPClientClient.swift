@@ -72,7 +72,9 @@ public final class AsyncHTTPClientClient: Client {
     ///     (`OverloadPolicy`); a retry budget alone by default.
     ///   - logger: Where AsyncHTTPClient logs what it does for each request and its connection
     ///     pool (mostly at `.trace` and `.debug`), so those lines land with yours; none by
-    ///     default. (EndpointKitTelemetry's `LoggingMonitor` logs the calls themselves.)
+    ///     default. Each response part it logs is written as its kind only (`head`, `body`,
+    ///     `end`), without its header fields or bytes. (EndpointKitTelemetry's `LoggingMonitor`
+    ///     logs the calls themselves.)
     ///   - httpVersion: The HTTP versions an owned `HTTPClient` offers: `.automatic` (the
     ///     default) speaks HTTP/2 to a server that offers it over TLS, many calls over one
     ///     connection, but for requests with a body, which keep to HTTP/1.1 on connections of
@@ -97,6 +99,8 @@ public final class AsyncHTTPClientClient: Client {
         var configuration = Self.configuration
         configuration.tlsConfiguration = tlsConfiguration
         configuration.httpVersion = httpVersion
+        // The response parts AsyncHTTPClient logs at `.trace` are written without their fields or bytes.
+        let logger = logger.map(ResponsePartRedaction.wrapping)
         let activityLogger = logger ?? Logger(label: "EndpointKitAsyncHTTPClient", factory: { _ in SwiftLogNoOpLogHandler() })
         let client =
             httpClient ?? HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration, backgroundActivityLogger: activityLogger)

@@ -272,6 +272,30 @@ final class AsyncHTTPClientClientTests: XCTestCase {
         XCTAssertTrue(messages.contains("Opening fresh connection"), "\(messages)")
     }
 
+    /// AsyncHTTPClient logs each response part at `.trace`: its lines hold the part's kind, not
+    /// the head's fields (a cookie) or the body's bytes (as text or as the hex it writes them in).
+    func testAsyncHTTPClientsLinesHoldNoFieldOrBodyByte() async throws {
+        let server = try await TestServer.start(Routes.standard)
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "calls", factory: { _ in handler })
+        logger.logLevel = .trace
+        let client = AsyncHTTPClientClient(baseURL: server.baseURL, logger: logger)
+        let echoed = try await client.request(EchoEndpoint(path: "cookies/set?session=s3cr3t-cookie"))
+        XCTAssertEqual(echoed.path, "/echo")
+        _ = try await client.request(EchoEndpoint(path: "echo?token=s3cr3t-query"))
+        try await client.shutdown()
+        await server.shutdown()
+        let lines = handler.entries.map { "\($0.message) \($0.metadata)" }
+        let parts = handler.entries.compactMap { $0.metadata["ahc-http-part"].map { "\($0)" } }
+        XCTAssertEqual(Set(parts), ["head", "body", "end"], "\(lines)")
+        for secret in ["s3cr3t-cookie", "s3cr3t-query"] {
+            let hex = secret.utf8.map { String(format: "%02x", $0) }.joined()
+            for line in lines {
+                XCTAssertFalse(line.contains(secret) || line.contains(hex.prefix(12)), line)
+            }
+        }
+    }
+
     /// Without a cookie storage (the default) cookies are neither kept nor sent.
     func testCookiesAreKeptOnlyWithAStorage() async throws {
         let server = try await TestServer.start(Routes.standard)
