@@ -20,4 +20,13 @@ extension URL {
     var isHTTP: Bool {
         ["http", "https"].contains(scheme?.lowercased())
     }
+
+    /// This URL with its scheme in lower case (`HTTP://host/` as `http://host/`) when the
+    /// scheme has capitals in it; `nil` otherwise. A scheme is case-insensitive (RFC 3986,
+    /// 3.1), but Foundation on Linux takes only `http` and `https` as written, and refuses the
+    /// rest as an unsupported URL.
+    var schemeLowercased: URL? {
+        guard let scheme, scheme.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else { return nil }
+        return URL(string: scheme.lowercased() + absoluteString.dropFirst(scheme.utf8.count))
+    }
 }

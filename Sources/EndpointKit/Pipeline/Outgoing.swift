@@ -76,6 +76,8 @@ import Foundation
     /// anything is sent: Foundation refuses that (on Apple platforms too) as
     /// `.dataLengthExceedsMaximum`, "resource exceeds maximum size", which reads as a size limit.
     func makeTask(in session: URLSession) throws -> URLSessionTask {
+        var request = request
+        if let url = request.url?.schemeLowercased { request.url = url }
         if let url = request.url, let scheme = url.scheme, !url.isHTTP {
             let words = "unsupported URL: URLSessionClient speaks http and https, not \(scheme.lowercased())"
             throw EndpointKitError.transportFailed(

@@ -17,7 +17,7 @@ extension ClientScenarios {
             ("idle connections closed by the server", idleConnectionsClosed),
             ("default request headers", defaultRequestHeaders), ("a line break in a header", lineBreakInAHeader), ("cookies set on a redirect", cookiesSetOnARedirect),
             ("credentials in the URL", credentialsInTheURL), ("a port outside 1-65535", portOutOfRange),
-            ("dot segments in a path", dotSegmentsInAPath),
+            ("dot segments in a path", dotSegmentsInAPath), ("a scheme in capitals", schemeInCapitals),
         ]
     }
 
@@ -446,6 +446,21 @@ extension ClientScenarios {
             }
             for try await _ in try await client.stream(EchoEndpoint(path: "x/../echo")) {}
             XCTAssertEqual(server.requests.last?.path, "/echo", "\(name), a stream")
+        }
+    }
+
+    /// A scheme is case-insensitive (RFC 3986, 3.1): `HTTP://` as a configuration file may
+    /// write it, or in a redirect's `Location`, is called as `http://`. URLSessionClient on
+    /// Linux refused it as an unsupported URL.
+    func schemeInCapitals(_ server: TestServer, _: FaultRoutes) async throws {
+        let url = "HTTP://127.0.0.1:\(server.port)"
+        try await with(server) { client in
+            let echo = try await client.request(EchoEndpoint(path: url + "/echo"))
+            XCTAssertEqual(echo.path, "/echo", name)
+            let book = try await client.request(GetBook(path: "redirect", query: [.init(name: "to", value: url + "/books/1")]))
+            XCTAssertEqual(book, Routes.books[0], name)
+            for try await _ in try await client.stream(EchoEndpoint(path: url + "/echo")) {}
+            XCTAssertEqual(server.requests.map(\.path).suffix(4), ["/echo", "/redirect", "/books/1", "/echo"], name)
         }
     }
 }
