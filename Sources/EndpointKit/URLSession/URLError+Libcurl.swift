@@ -27,7 +27,8 @@ extension URLError {
     /// A URL whose host is an IPv6 address (`http://[::1]:8080/`) is `.badURL` on Linux before
     /// anything is sent, because Foundation compares libcurl's host (bracketed) with
     /// `URL.host` (not) and refuses when they differ (swift-corelibs-foundation#5496; not
-    /// fixed in Swift 6.3.1): the error then says so and what to use instead.
+    /// fixed in Swift 6.3.1): the error then says so and what to use instead. One with an
+    /// empty host (`http://user@/`) is `.badURL` without words: it then says the host is missing.
     static func typed(libcurl error: any Error, url: URL?) -> any Error {
         #if canImport(FoundationNetworking)
             if let urlError = error as? URLError, urlError.code == .badURL, let host = url?.host, host.contains(":") {
@@ -35,6 +36,11 @@ extension URLError {
                     .badURL,
                     saying: "Foundation on Linux cannot send to an IPv6 address in the URL ([\(host)]): use a host name "
                         + "that resolves to it, or AsyncHTTPClientClient (swift-corelibs-foundation#5496)")
+            }
+            // An empty host (`http://user@/`, `http://:80/`) passes Foundation's own check, and
+            // libcurl's refusal comes without words.
+            if let urlError = error as? URLError, urlError.code == .badURL, url?.host?.isEmpty ?? true {
+                return urlError.retyped(.badURL, saying: "HTTP URL must have a host")
             }
         #endif
         if let urlError = error as? URLError, let words = unparsedAnswer(urlError) {

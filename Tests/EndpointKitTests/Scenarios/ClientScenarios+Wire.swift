@@ -38,13 +38,15 @@ extension ClientScenarios {
                     XCTFail("\(name), \(url): \(error)")
                 }
             }
-            // No host at all: a bad URL, in libcurl's words, with either client.
-            do {
-                try await client.request(PathEndpoint(path: "http:///echo"))
-                XCTFail("\(name): sent without a host")
-            } catch let EndpointKitError.transportFailed(_, underlying as URLError) {
-                XCTAssertEqual(underlying.code, .badURL, "\(name): \(underlying)")
-                XCTAssertTrue("\(underlying)".contains("must have a host"), "\(name): \(underlying)")
+            // No host at all, or an empty one: a bad URL, saying so, with either client.
+            for url in ["http:///echo", "http://user@/echo", "http://:80/echo"] {
+                do {
+                    try await client.request(PathEndpoint(path: url))
+                    XCTFail("\(name), \(url): sent without a host")
+                } catch let EndpointKitError.transportFailed(_, underlying as URLError) {
+                    XCTAssertEqual(underlying.code, .badURL, "\(name), \(url): \(underlying)")
+                    XCTAssertTrue(underlying.localizedDescription.contains("must have a host"), "\(name), \(url): \(underlying)")
+                }
             }
             do {
                 try await client.request(PathEndpoint(path: "redirect", query: [.init(name: "to", value: "http://127.0.0.1:99999/echo")]))
