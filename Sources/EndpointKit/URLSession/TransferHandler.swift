@@ -137,13 +137,16 @@ final class TransferHandler: Sendable {
     }
 
     /// Ends the call with `result` unless it ended already. Before the completion is set (a
-    /// cancel that came first) it does nothing: ``start(_:)`` finishes the call then.
-    func finish(_ result: Result<ReceivedResponse, any Error>) {
+    /// cancel that came first) it does nothing: ``start(_:)`` finishes the call then. A
+    /// download that completed as the call was cancelled is handed to no one: its temporary
+    /// `file` is deleted.
+    func finish(_ result: Result<ReceivedResponse, any Error>, completing file: DownloadFile? = nil) {
         let (completion, cancelled): (Completion?, Bool) = state.withLock { state in
             guard let completion = state.completion, state.lifecycle.finish() else { return (nil, false) }
             state.completion = nil
             return (completion, state.lifecycle.isCancelled)
         }
+        if completion == nil || cancelled, let file, !file.isResumable { try? FileManager.default.removeItem(at: file.url) }
         completion?(cancelled ? .failure(CancellationError()) : result)
     }
 
@@ -249,7 +252,7 @@ final class TransferHandler: Sendable {
         if let incoming { report(incoming.finalProgress) }
         if let file, handle != nil {
             file.completed()
-            finish(.success(ReceivedResponse(response: response, body: Data(), fileURL: file.url)))
+            finish(.success(ReceivedResponse(response: response, body: Data(), fileURL: file.url)), completing: file)
         } else {
             file?.failed()
             finish(.success(ReceivedResponse(response: response, body: incoming?.body ?? Data(), fileURL: nil)))

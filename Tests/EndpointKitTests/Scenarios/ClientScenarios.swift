@@ -73,7 +73,8 @@ struct ClientScenarios: Sendable {
             ("uploads byte-exact", uploadsByteExact), ("download with progress and resume", downloadAndResume),
             ("retries then succeeds", retries), ("timeout on a stalled body", timeout),
             ("redirects replay or drop bodies", redirects), ("body too large", bodyTooLarge),
-            ("random cancellation", randomCancellation), ("streamed lines", streamedLines),
+            ("random cancellation", randomCancellation), ("download cancelled as it completes", downloadCancelledAsItCompletes),
+            ("streamed lines", streamedLines),
             ("stream error status", streamErrorStatus), ("stream early break", streamEarlyBreak),
             ("server-sent events reconnect", serverSentEvents), ("shutdown through any Client", shutdownThroughTheProtocol),
             ("call identity", callIdentity),
@@ -540,6 +541,39 @@ struct ClientScenarios: Sendable {
             }
         }
         XCTAssertEqual(ended.withLock { $0 }, 200, name)
+    }
+
+    /// Downloads cancelled at random around the time they take, so that many cancels land as
+    /// the body completes: every call ends, and no temporary file is left behind, whether the
+    /// call returned it (deleted here) or ended cancelled. URLSessionClient left the file of a
+    /// download whose end met the cancel (2 to 11 in 300, against nginx).
+    func downloadCancelledAsItCompletes(_ server: TestServer, _: FaultRoutes) async throws {
+        let temporary = FileManager.default.temporaryDirectory
+        func files() -> Set<String> {
+            Set(((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).filter { $0.hasPrefix("EndpointKit-") })
+        }
+        let before = files()
+        try await with(server) { client in
+            let endpoint = Download(count: 8 << 20)
+            var took: [TimeInterval] = []
+            for _ in 0..<5 {
+                let start = Date()
+                try FileManager.default.removeItem(at: try await client.download(endpoint))
+                took.append(Date().timeIntervalSince(start))
+            }
+            let typical = took.sorted()[2]
+            for _ in 0..<150 {
+                let task = Task { try await client.download(endpoint) }
+                try await Task.sleep(nanoseconds: UInt64(typical * .random(in: 0.5...1.5) * 1e9))
+                task.cancel()
+                switch await task.result {
+                case .success(let file): try FileManager.default.removeItem(at: file)
+                case .failure(is CancellationError): break
+                case .failure(let error): XCTFail("\(name): \(error)")
+                }
+            }
+        }
+        XCTAssertEqual(files().subtracting(before), [], name)
     }
 
     func streamedLines(_ server: TestServer, _: FaultRoutes) async throws {
