@@ -37,7 +37,7 @@ final class StatusOnlyEndpointTests: XCTestCase {
         let builds = Locked(0)
         let call = RequestCall(Request<Book>.get("books/1", as: Book.self))
         let received = head(status: 200, builds: builds)
-        try call.validate(URLRequest(url: url), received.head, received.body)
+        try call.validate(URLRequest(url: url), received)
         XCTAssertEqual(try call.content(received), Book(id: 1))
         XCTAssertEqual(builds.withLock { $0 }, 0)
     }
@@ -46,7 +46,7 @@ final class StatusOnlyEndpointTests: XCTestCase {
         let builds = Locked(0)
         let call = RequestCall(Request<Book>.get("books/1", as: Book.self))
         let received = head(status: 404, builds: builds)
-        XCTAssertThrowsError(try call.validate(URLRequest(url: url), received.head, received.body)) { error in
+        XCTAssertThrowsError(try call.validate(URLRequest(url: url), received)) { error in
             guard case EndpointKitError.unacceptableStatus(let failure) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(failure.statusCode, 404)
             XCTAssertEqual(failure.body, self.body)
@@ -60,10 +60,10 @@ final class StatusOnlyEndpointTests: XCTestCase {
         let validated = RequestCall(
             Request<Book>.get("books/1", as: Book.self).validating { _, response, _ in seen.withLock { $0 = response.statusCode } })
         let received = head(status: 200, builds: builds)
-        try validated.validate(URLRequest(url: url), received.head, received.body)
+        try validated.validate(URLRequest(url: url), received)
         XCTAssertEqual(seen.withLock { $0 }, 200)
         let custom = RequestCall(CustomBook())
-        try custom.validate(URLRequest(url: url), received.head, received.body)
+        try custom.validate(URLRequest(url: url), received)
         XCTAssertEqual(try custom.content(received), Book(id: 1))
         XCTAssertEqual(builds.withLock { $0 }, 1, "built once, for both")
     }

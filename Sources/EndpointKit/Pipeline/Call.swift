@@ -24,9 +24,9 @@ import Foundation
     /// may ask for in `request`), else `nil` for memory.
     func downloadFile(for request: inout URLRequest) -> DownloadFile?
 
-    /// Throws when the endpoint refuses the answer whose head is `head`. The Foundation response
-    /// is built only if the endpoint asks for it (see ``ResponseHead``).
-    func validate(_ request: URLRequest, _ head: ResponseHead, _ data: Data?) throws
+    /// Throws when the endpoint refuses `received`, the answer to `request`. The Foundation
+    /// response is built only if the endpoint asks for it (see ``ResponseHead``).
+    func validate(_ request: URLRequest, _ received: ReceivedResponse) throws
 
     /// The content the endpoint makes of `received`.
     func content(_ received: ReceivedResponse) throws -> Content

@@ -29,14 +29,20 @@ import Foundation
 
     /// The endpoint's validation; none for the `416` that says the resumable file is already
     /// whole (see `DownloadFile.wholeEntitySize(at:refused:)`). Any other `416` to a resumed
-    /// download discards the kept bytes, so the next download starts over.
-    public func validate(_ request: URLRequest, _ head: ResponseHead, _ data: Data?) throws {
-        let response = head.response
+    /// download discards the kept bytes, so the next download starts over. A temporary file the
+    /// endpoint refuses is deleted: no one else will.
+    public func validate(_ request: URLRequest, _ received: ReceivedResponse) throws {
+        let response = received.head.response
         if let resumableURL, response.statusCode == 416 {
             if DownloadFile.wholeEntitySize(at: resumableURL, refused: response) != nil { return }
             DownloadFile.discard(resumableURL)
         }
-        try endpoint.validate(request, response: response, data: data)
+        do {
+            try endpoint.validate(request, response: response, data: received.fileURL == nil ? received.body : nil)
+        } catch {
+            if resumableURL == nil, let file = received.fileURL { try? FileManager.default.removeItem(at: file) }
+            throw error
+        }
     }
 
     /// The endpoint's content of the file the body went to (written there now if it was kept

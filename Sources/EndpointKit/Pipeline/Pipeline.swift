@@ -58,8 +58,7 @@ import Foundation
                 return try await transport.send(hop, into: file, timeout: hop.timeout, bodyLimit: maximumBodySize, progress: progress)
             }
             record.received = answer
-            let inMemory = answer.fileURL == nil ? answer.body : nil
-            try call.validate(outgoing.request, answer.head, inMemory)
+            try call.validate(outgoing.request, answer)
             return try Self.decode(C.Content.self, url: outgoing.request.url, answer) {
                 try call.content(answer)
             }

@@ -25,9 +25,9 @@ import Foundation
 
     /// The endpoint's validation; for one that reads only the status, the default one, which
     /// needs the Foundation response only to report a status it refuses.
-    public func validate(_ request: URLRequest, _ head: ResponseHead, _ data: Data?) throws {
-        if readsStatusOnly, HTTPFailure.accepts(head.statusCode) { return }
-        try endpoint.validate(request, response: head.response, data: data)
+    public func validate(_ request: URLRequest, _ received: ReceivedResponse) throws {
+        if readsStatusOnly, HTTPFailure.accepts(received.head.statusCode) { return }
+        try endpoint.validate(request, response: received.head.response, data: received.body)
     }
 
     /// The endpoint's content of the body (given no Foundation response when it reads only

@@ -22,8 +22,8 @@ import Foundation
     }
 
     /// The endpoint's validation.
-    public func validate(_ request: URLRequest, _ head: ResponseHead, _ data: Data?) throws {
-        try endpoint.validate(request, response: head.response, data: data)
+    public func validate(_ request: URLRequest, _ received: ReceivedResponse) throws {
+        try endpoint.validate(request, response: received.head.response, data: received.body)
     }
 
     /// The endpoint's content of the body.

@@ -74,6 +74,7 @@ struct ClientScenarios: Sendable {
             ("retries then succeeds", retries), ("timeout on a stalled body", timeout),
             ("redirects replay or drop bodies", redirects), ("body too large", bodyTooLarge),
             ("random cancellation", randomCancellation), ("download cancelled as it completes", downloadCancelledAsItCompletes),
+            ("refused download", refusedDownload),
             ("streamed lines", streamedLines),
             ("stream error status", streamErrorStatus), ("stream early break", streamEarlyBreak),
             ("server-sent events reconnect", serverSentEvents), ("shutdown through any Client", shutdownThroughTheProtocol),
@@ -574,6 +575,31 @@ struct ClientScenarios: Sendable {
             }
         }
         XCTAssertEqual(files().subtracting(before), [], name)
+    }
+
+    /// A download whose endpoint refuses the 2xx it got (its own `validate`) fails with the
+    /// endpoint's error and leaves no temporary file (one was left for each such call); a
+    /// resumable one keeps its file, which is the caller's.
+    func refusedDownload(_ server: TestServer, _: FaultRoutes) async throws {
+        let temporary = FileManager.default.temporaryDirectory
+        func files() -> Set<String> {
+            Set(((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).filter { $0.hasPrefix("EndpointKit-") })
+        }
+        let before = files()
+        let kept = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: kept) }
+        try await with(server) { client in
+            for resumable in [nil, kept] {
+                do {
+                    _ = try await client.download(Download(count: 1 << 20, resumableFileURL: resumable, refusesEveryAnswer: true))
+                    XCTFail("\(name): a refused answer was handed over")
+                } catch let error as URLError {
+                    XCTAssertEqual(error.code, .badServerResponse, name)
+                }
+            }
+        }
+        XCTAssertEqual(files().subtracting(before), [], name)
+        XCTAssertEqual((try? FileManager.default.attributesOfItem(atPath: kept.path)[.size] as? NSNumber)?.intValue, 1 << 20, name)
     }
 
     func streamedLines(_ server: TestServer, _: FaultRoutes) async throws {

@@ -43,6 +43,12 @@ struct Download: DownloadEndpoint {
     var resumableFileURL: URL?
     /// Whether the server's ETag is weak (it sends a Last-Modified too).
     var weakTag = false
+    /// Whether the endpoint's validation refuses every answer, a 2xx too.
+    var refusesEveryAnswer = false
+    func validate(_ request: URLRequest?, response: HTTPURLResponse, data: Data?) throws {
+        if refusesEveryAnswer { throw URLError(.badServerResponse) }
+        try defaultValidation(request, response: response, data: data)
+    }
     func makeRequest() throws -> URLRequest {
         var query = [URLQueryItem(name: "count", value: "\(count)")]
         if weakTag { query.append(.init(name: "weak", value: "1")) }
