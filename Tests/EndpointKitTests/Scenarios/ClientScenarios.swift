@@ -549,11 +549,7 @@ struct ClientScenarios: Sendable {
     /// call returned it (deleted here) or ended cancelled. URLSessionClient left the file of a
     /// download whose end met the cancel (2 to 11 in 300, against nginx).
     func downloadCancelledAsItCompletes(_ server: TestServer, _: FaultRoutes) async throws {
-        let temporary = FileManager.default.temporaryDirectory
-        func files() -> Set<String> {
-            Set(((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).filter { $0.hasPrefix("EndpointKit-") })
-        }
-        let before = files()
+        let before = temporaryFilesOfEndpointKit()
         try await with(server) { client in
             let endpoint = Download(count: 8 << 20)
             var took: [TimeInterval] = []
@@ -574,18 +570,14 @@ struct ClientScenarios: Sendable {
                 }
             }
         }
-        XCTAssertEqual(files().subtracting(before), [], name)
+        XCTAssertEqual(temporaryFilesOfEndpointKit().subtracting(before), [], name)
     }
 
     /// A download whose endpoint refuses the 2xx it got (its own `validate`) fails with the
     /// endpoint's error and leaves no temporary file (one was left for each such call); a
     /// resumable one keeps its file, which is the caller's.
     func refusedDownload(_ server: TestServer, _: FaultRoutes) async throws {
-        let temporary = FileManager.default.temporaryDirectory
-        func files() -> Set<String> {
-            Set(((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).filter { $0.hasPrefix("EndpointKit-") })
-        }
-        let before = files()
+        let before = temporaryFilesOfEndpointKit()
         let kept = temporaryFile()
         defer { try? FileManager.default.removeItem(at: kept) }
         try await with(server) { client in
@@ -598,7 +590,7 @@ struct ClientScenarios: Sendable {
                 }
             }
         }
-        XCTAssertEqual(files().subtracting(before), [], name)
+        XCTAssertEqual(temporaryFilesOfEndpointKit().subtracting(before), [], name)
         XCTAssertEqual((try? FileManager.default.attributesOfItem(atPath: kept.path)[.size] as? NSNumber)?.intValue, 1 << 20, name)
     }
 

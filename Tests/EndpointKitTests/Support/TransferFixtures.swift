@@ -70,6 +70,13 @@ final class ProgressLog: Sendable {
     }
 }
 
+/// The names of the files EndpointKit keeps in the temporary directory now (downloads, bodies,
+/// forms: `EndpointKit-…`).
+func temporaryFilesOfEndpointKit() -> Set<String> {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
+    return Set(names.filter { $0.hasPrefix("EndpointKit-") })
+}
+
 /// Files made by a test, removed afterwards.
 func temporaryFile(_ name: String = UUID().uuidString, contents: Data? = nil) -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("EndpointKitTests-\(name)")
