@@ -1,15 +1,16 @@
-import EndpointKit
+@_spi(Transport) import EndpointKit
 import Foundation
 import OpenAPIRuntime
 
 extension ClientError {
     /// The error in words that are safe to log, as EndpointKit's own errors are written: the
     /// operation ID, the method and URL (user and password, and every query value, as
-    /// `REDACTED`; no fragment), the answer's status if one came, the runtime's cause, and the
-    /// underlying error as it describes itself (EndpointKit's errors write their URLs the same
-    /// way and name a body by its size only), for example
-    /// `getBook, GET https://api.example.com/v1/books/1?key=REDACTED (no answer): Transport threw
-    /// an error. Request to … failed: …`.
+    /// `REDACTED`; no fragment), the answer's status if one came, the runtime's cause up to the
+    /// values it quotes, and the underlying error: EndpointKit's as it describes itself (its URLs
+    /// written the same way, a body named by its size only), a `DecodingError` by what went
+    /// wrong where (never the value its message may quote), any other as it describes itself.
+    /// For example `getBook, GET https://api.example.com/v1/books/1?key=REDACTED (no answer):
+    /// Transport threw an error. Request to … failed: …`.
     ///
     /// The error's `description`, OpenAPIRuntime's own, writes everything the runtime holds as
     /// it is: the operation's input (request body values and header parameters among it), the
@@ -21,6 +22,17 @@ extension ClientError {
             return ", \(request.method.rawValue) \(URL(string: url)?.redactedDescription ?? "<a URL that does not parse>")"
         }
         let answer = response.map { "HTTP \($0.status.code)" } ?? "no answer"
-        return "\(operationID)\(target ?? "") (\(answer)): \(causeDescription) \(underlyingError)"
+        // The runtime writes a cause's values after a colon (a server URL, a body's first bytes).
+        let cause = String(causeDescription.prefix { $0 != ":" })
+        let underlying: String? =
+            switch underlyingError {
+            case let error as EndpointKitError: error.description
+            case let error as DecodingError: DecodingFailure.words(for: error)
+            // The runtime's own error, whose words are the cause's.
+            case let error where "\(error)" == causeDescription: nil
+            case let error: "\(error)"
+            }
+        let joined = underlying.map { cause.hasSuffix(".") ? "\(cause) \($0)" : "\(cause): \($0)" } ?? cause
+        return "\(operationID)\(target ?? "") (\(answer)): \(joined)"
     }
 }

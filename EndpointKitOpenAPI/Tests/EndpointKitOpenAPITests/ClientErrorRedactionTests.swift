@@ -36,6 +36,28 @@ final class ClientErrorRedactionTests: XCTestCase {
         }
     }
 
+    /// A body that does not decode: the decoder's words quote the value, these do not.
+    func testADecodingFailureIsWrittenWithoutTheValue() throws {
+        let decoding = DecodingError.dataCorrupted(
+            .init(codingPath: [], debugDescription: "Cannot initialize Kind from invalid String value b-s3cret"))
+        let error = ClientError(
+            operationID: "getBook", operationInput: "", request: HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/books/1"),
+            requestBody: nil, baseURL: URL(string: "https://api.example.com"), response: HTTPResponse(status: .ok), responseBody: nil,
+            causeDescription: "Unknown", underlyingError: decoding)
+        XCTAssertTrue("\(error)".contains("b-s3cret"))
+        XCTAssertEqual(
+            error.redactedDescription, "getBook, GET https://api.example.com/books/1 (HTTP 200): Unknown: the body is not in the expected format")
+    }
+
+    /// A cause of the runtime's own quotes values after a colon (here a body's first bytes).
+    func testTheRuntimesCauseIsWrittenUpToItsValues() throws {
+        let cause = "Invalid base64-encoded string (first 128 bytes): 'b-s3cret'"
+        let error = ClientError(
+            operationID: "getCover", operationInput: "", request: nil, requestBody: nil, baseURL: nil, response: nil, responseBody: nil,
+            causeDescription: cause, underlyingError: RuntimeLike(description: cause))
+        XCTAssertEqual(error.redactedDescription, "getCover (no answer): Invalid base64-encoded string (first 128 bytes)")
+    }
+
     func testAnAnswerIsWrittenByItsStatusNotItsFields() throws {
         let error = ClientError(
             operationID: "getBook", operationInput: "q-s3cret",
@@ -45,9 +67,14 @@ final class ClientErrorRedactionTests: XCTestCase {
             causeDescription: "Unknown", underlyingError: CocoaError(.coderReadCorrupt))
         XCTAssertTrue("\(error)".contains("c-s3cret"))
         let line = error.redactedDescription
-        XCTAssertTrue(line.hasPrefix("getBook, GET https://api.example.com/v1/books/1?session=REDACTED (HTTP 200): Unknown "), line)
+        XCTAssertTrue(line.hasPrefix("getBook, GET https://api.example.com/v1/books/1?session=REDACTED (HTTP 200): Unknown: "), line)
         for secret in Self.secrets {
             XCTAssertFalse(line.contains(secret), line)
         }
     }
+}
+
+/// An error that describes itself as the runtime's do.
+private struct RuntimeLike: Error, CustomStringConvertible {
+    let description: String
 }

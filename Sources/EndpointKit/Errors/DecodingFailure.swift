@@ -55,6 +55,14 @@ public struct DecodingFailure: Sendable, CustomStringConvertible, CustomDebugStr
     private var reason: String {
         guard let error = underlying as? DecodingError else { return "\(underlying)" }
         if body.isEmpty { return "the body is empty" }
+        return Self.words(for: error)
+    }
+
+    /// What went wrong in `error`, and where, without quoting a value (a decoder's own message
+    /// can quote one): `key 'title' not found at 'items[2]'`. SPI for EndpointKit's client
+    /// packages.
+    @_spi(Transport) public static func words(for error: DecodingError) -> String {
+        let codingPath = path(of: error.context.codingPath)
         let at = codingPath.isEmpty ? "" : " at '\(codingPath)'"
         switch error {
         case .keyNotFound(let key, _):
