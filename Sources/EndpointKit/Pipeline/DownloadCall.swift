@@ -37,11 +37,8 @@ import Foundation
             if DownloadFile.wholeEntitySize(at: resumableURL, refused: response) != nil { return }
             DownloadFile.discard(resumableURL)
         }
-        do {
+        try deletingTemporary(received.fileURL) {
             try endpoint.validate(request, response: response, data: received.fileURL == nil ? received.body : nil)
-        } catch {
-            if resumableURL == nil, let file = received.fileURL { try? FileManager.default.removeItem(at: file) }
-            throw error
         }
     }
 
@@ -59,10 +56,16 @@ import Foundation
             return try endpoint.content(from: whole, fileURL: resumableURL)
         }
         let fileURL = try received.fileURL ?? Self.file(holding: received.body, at: resumableURL)
+        return try deletingTemporary(fileURL) { try endpoint.content(from: response, fileURL: fileURL) }
+    }
+
+    /// Runs `step` (the endpoint's validation or content) on the answer in `fileURL`; when it
+    /// throws, the file is deleted unless it is the endpoint's resumable one: no one else will.
+    private func deletingTemporary<Result>(_ fileURL: URL?, _ step: () throws -> Result) throws -> Result {
         do {
-            return try endpoint.content(from: response, fileURL: fileURL)
+            return try step()
         } catch {
-            if resumableURL == nil { try? FileManager.default.removeItem(at: fileURL) }
+            if resumableURL == nil, let fileURL { try? FileManager.default.removeItem(at: fileURL) }
             throw error
         }
     }

@@ -105,6 +105,12 @@ import Foundation
         try? FileManager.default.removeItem(at: record(of: url))
     }
 
+    /// The download completed, but no one takes it (the call was cancelled meanwhile): a
+    /// temporary file is deleted, a resumable one is the caller's.
+    public func abandoned() {
+        if !isResumable { try? FileManager.default.removeItem(at: url) }
+    }
+
     /// The download failed: keep what can be resumed, delete the rest.
     public func failed() {
         if isResumable, FileManager.default.fileExists(atPath: recordURL.path) { return }

@@ -146,7 +146,7 @@ final class TransferHandler: Sendable {
             state.completion = nil
             return (completion, state.lifecycle.isCancelled)
         }
-        if completion == nil || cancelled, let file, !file.isResumable { try? FileManager.default.removeItem(at: file.url) }
+        if completion == nil || cancelled { file?.abandoned() }
         completion?(cancelled ? .failure(CancellationError()) : result)
     }
 
