@@ -160,9 +160,11 @@ final class OverloadStateTests: XCTestCase {
         do {
             _ = try await queues.enter("host")
             XCTFail("entered past the limit")
-        } catch EndpointKitError.tooManyCalls(let host, let limit) {
+        } catch let error as EndpointKitError {
+            guard case .tooManyCalls(let host, let limit) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(host, "host")
             XCTAssertEqual(limit, 1)
+            XCTAssertEqual(error.description, "host already has 1 call in flight and its queue is full: not sent")
         }
         queues.leave("host")
         let waited = try await queues.enter("host")

@@ -124,7 +124,7 @@ public enum EndpointKitError: Error, CustomStringConvertible, CustomDebugStringC
         case .circuitOpen(let host, let until):
             "Circuit to \(host) is open after its recent failures: not sent; a probe is let through in \(Self.seconds(max(0, until.timeIntervalSinceNow)))"
         case .tooManyCalls(let host, let limit):
-            "\(host) already has \(limit) calls in flight and its queue is full: not sent"
+            "\(host) already has \(limit) call\(limit == 1 ? "" : "s") in flight and its queue is full: not sent"
         }
     }
 

@@ -43,6 +43,15 @@ final class OverloadGuard: Sendable {
         return false
     }
 
+    /// Whether `error` is the guard's refusal of a request it did not send: an open circuit or
+    /// a full queue.
+    static func refusedUnsent(_ error: any Error) -> Bool {
+        switch error {
+        case EndpointKitError.circuitOpen, EndpointKitError.tooManyCalls: true
+        default: false
+        }
+    }
+
     /// `host:port` of `url`, the key of its circuit and queue.
     static func host(of url: URL?) -> String {
         url?.serverKey ?? "<no host>"

@@ -101,6 +101,7 @@ import Foundation
         var base: Outgoing?
         var baseApplied = false
         var number = 1
+        var lastError: (any Error)?
         while true {
             let context = events.call.at(attempt: number)
             var record = AttemptRecord()
@@ -135,7 +136,8 @@ import Foundation
                 // Asked, and told, as part of the attempt: with its context as the current one.
                 try await CallContext.$current.withValue(context) {
                     try await sendAgainOrEnd(
-                        after: error, &record, replayable: base?.canReplayBody == true, number, settings, deadline, &events)
+                        after: error, &record, replayable: base?.canReplayBody == true, number, settings, deadline, &events,
+                        lastError: &lastError)
                 }
                 number += 1
             }
@@ -177,20 +179,29 @@ import Foundation
         return outgoing
     }
 
-    /// Returns when the call is to be sent again after its attempt failed with `error`;
-    /// otherwise tells the monitors that the call ended, and throws the error (or the one a
-    /// retrier threw). Only an attempt whose body can be sent again (`replayable`) is retried.
+    /// Returns when the call is to be sent again after its attempt failed with `error` (kept in
+    /// `lastError`); otherwise tells the monitors that the call ended, and throws the error (or
+    /// the one a retrier threw). Only an attempt whose body can be sent again (`replayable`) is
+    /// retried. A retry the overload guard refused unsent (the circuit opened during the retry's
+    /// wait, or the host's queue is full) ends the call with the error of the attempt before it,
+    /// such as the server's 503.
     /// Its own function, taking the record in place, so that neither its frame nor a copy of
     /// what the attempt received takes room in every call's task.
     @inline(never)
     private func sendAgainOrEnd(
         after error: any Error, _ record: inout AttemptRecord, replayable: Bool, _ attempt: Int,
-        _ settings: any EndpointSettings, _ deadline: CallDeadline?, _ events: inout CallEvents
+        _ settings: any EndpointSettings, _ deadline: CallDeadline?, _ events: inout CallEvents,
+        lastError: inout (any Error)?
     ) async throws {
         var error = Self.normalized(error)
+        if let lastError, OverloadGuard.refusedUnsent(error) {
+            events.callFinished(lastError)
+            throw lastError
+        }
         if let request = record.request, replayable {
             do {
                 if try await retries(after: error, of: request, record.received?.response, attempt, settings, deadline, &events) {
+                    lastError = error
                     return
                 }
             } catch let retryError {

@@ -184,7 +184,8 @@ extension ClientScenarios {
     /// A call whose failure opens its host's circuit is not retried into it: the call ends at
     /// once with the server's own answer (the 503 that opened the circuit), not with
     /// `circuitOpen` after the retry's 2 s wait, and the monitor is told the circuit refused it.
-    /// Once the circuit lets probes through, retries go again.
+    /// A retry that was waiting when the circuit opened ends the same way. Once the circuit lets
+    /// probes through, retries go again.
     func retryIntoOpenCircuit(_ server: TestServer, _ faults: FaultRoutes) async throws {
         let log = EventLog()
         let breaker = CircuitBreaker(failureRatio: 0.5, minimumCalls: 1, window: 10, openDuration: 5)
@@ -203,6 +204,22 @@ extension ClientScenarios {
             XCTAssertEqual(
                 log.lines.filter { $0.hasPrefix("overload") }, ["overload circuit_opened", "overload circuit_rejected"], name)
             XCTAssertFalse(log.lines.contains { $0.hasPrefix("retry ") }, "\(name): \(log.lines)")
+        }
+        // A retry begun while the circuit was closed, whose wait ends with it open (another
+        // call's failure opened it), is not sent: the call ends with its own 503, not `circuitOpen`.
+        let onSecondFailure = CircuitBreaker(minimumCalls: 100, window: 10, consecutiveFailures: 2, openDuration: 5)
+        let waits = RetryPolicy(initialDelay: 0.4, jitter: 0)
+        try await with(server, Options(retryPolicy: waits, overload: OverloadPolicy(circuitBreaker: onSecondFailure))) { client in
+            let waiting = Task { try await client.request(AttemptEndpoint(path: "/flaky?key=waiting&fail=100")) }
+            try await Task.sleep(nanoseconds: 150_000_000)
+            _ = try? await client.request(AttemptEndpoint(path: "/flaky?key=opener&fail=100"))
+            do {
+                _ = try await waiting.value
+                XCTFail("\(name): answered")
+            } catch {
+                XCTAssertEqual(Self.kind(of: error), "503", "\(name): \(error)")
+            }
+            XCTAssertEqual(faults.count("waiting"), 1, name)
         }
         // A retry whose wait ends after the circuit lets a probe through is sent, as the probe.
         let shortOpen = CircuitBreaker(failureRatio: 0.5, minimumCalls: 1, window: 10, openDuration: 0.1)
@@ -240,7 +257,8 @@ extension ClientScenarios {
     /// At most 2 calls in flight and 3 waiting: of 10 slow calls at once, 5 fail at once with
     /// `tooManyCalls`, the rest succeed, and the server never has more than 2 at a time. A
     /// waiting call that is cancelled leaves the queue at once; one with a time limit leaves it
-    /// at that limit, with `timedOut`.
+    /// at that limit, with `timedOut`. A retry refused for want of a place ends the call with
+    /// its last answer.
     func concurrencyLimit(_ server: TestServer, _ faults: FaultRoutes) async throws {
         let log = EventLog()
         let limit = OverloadPolicy(concurrencyLimit: ConcurrencyLimit(maximumInFlight: 2, maximumQueued: 3))
@@ -289,6 +307,23 @@ extension ClientScenarios {
             // The places are all free again.
             let after = await self.outcomes(of: 5, client) { index in AttemptEndpoint(path: "/hold?key=after\(index)&seconds=0") }
             XCTAssertEqual(after, ["ok": 5], name)
+        }
+        // A retry that finds the host's place taken and no room to wait is not sent: the call
+        // ends with its own 503, not `tooManyCalls`.
+        let one = OverloadPolicy(concurrencyLimit: ConcurrencyLimit(maximumInFlight: 1, maximumQueued: 0))
+        try await with(server, Options(retryPolicy: RetryPolicy(initialDelay: 0.3, jitter: 0), overload: one)) { client in
+            let retrying = Task { try await client.request(AttemptEndpoint(path: "/flaky?key=crowded&fail=100")) }
+            let taken = await waitUntil(timeout: 10) { faults.count("crowded") == 1 }
+            XCTAssertTrue(taken, name)
+            let holder = Task { try await client.request(AttemptEndpoint(path: "/hold?key=place&seconds=30")) }
+            defer { holder.cancel() }
+            do {
+                _ = try await retrying.value
+                XCTFail("\(name): answered")
+            } catch {
+                XCTAssertEqual(Self.kind(of: error), "503", "\(name): \(error)")
+            }
+            XCTAssertEqual(faults.count("crowded"), 1, name)
         }
     }
 
