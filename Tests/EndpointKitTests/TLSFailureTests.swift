@@ -28,6 +28,7 @@ final class TLSFailureTests: XCTestCase {
             ("OpenSSL SSL_read: error:0A000126:SSL routines::unexpected eof while reading, errno 0", nil),
             ("OpenSSL SSL_write: Broken pipe, errno 32", nil),
             ("Recv failure: Connection reset by peer", nil),
+            ("handshakeFailed(NIOSSL.BoringSSLError.sslError([Error:  EOF during handshake]))", nil),
             ("Couldn't connect to server", nil),
         ]
         for (message, code) in cases {

@@ -108,6 +108,9 @@ extension AsyncHTTPClientTransport {
         if let failure = decompressionFailure(error) { return failure }
         if let error = error as? HTTPParserError, error == .invalidEOFState { return "the server closed it before the answer was complete" }
         if error is HTTPParserError || error is ChannelError { return String(describing: error) }
+        if error is NIOSSLError, String(describing: error).contains("handshake") {
+            return "the server closed it during the TLS handshake (\(tlsDetail(error)))"
+        }
         return String(describing: type(of: error))
     }
 

@@ -100,5 +100,7 @@ import Foundation
     ]
 
     /// Words of a connection that dropped, whatever layer saw it.
-    private static let lost = ["unexpected eof", "connection reset", "broken pipe", "syscall", "connection closed", "uncleanshutdown"]
+    private static let lost = [
+        "unexpected eof", "eof during handshake", "connection reset", "broken pipe", "syscall", "connection closed", "uncleanshutdown",
+    ]
 }

@@ -51,6 +51,9 @@ extension URLError {
                 given == urlError.code && words.contains(where: urlError.localizedDescription.lowercased().contains)
             })?.cause
         else { return TLSFailure.typed(error, url: url) }
+        if urlError.localizedDescription.lowercased().contains("ssl_connect") {
+            return urlError.retyped(cause, saying: "The server closed the connection during the TLS handshake (libcurl: \(urlError.localizedDescription))")
+        }
         return URLError(cause, userInfo: urlError.userInfo)
     }
 
@@ -88,7 +91,9 @@ extension URLError {
     /// libcurl's words for a connection that broke or could not be made, with the code
     /// Foundation on Linux gives them and the code of their cause.
     private static let looselyTyped: [(given: URLError.Code, words: [String], cause: URLError.Code)] = [
-        (.unknown, ["transfer closed with", "send failure: broken pipe"], .networkConnectionLost),
+        // Over TLS, libcurl's words for a connection reset or closed during the handshake
+        // come as `.unknown` too.
+        (.unknown, ["transfer closed with", "broken pipe", "connection reset by peer", "ssl_error_syscall"], .networkConnectionLost),
         (.badServerResponse, ["empty reply from server"], .networkConnectionLost),
         (.unknown, ["failed to connect to", "couldn't connect to server"], .cannotConnectToHost),
     ]

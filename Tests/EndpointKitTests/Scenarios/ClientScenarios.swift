@@ -81,7 +81,7 @@ struct ClientScenarios: Sendable {
             ("call identity", callIdentity),
         ] + [
             ("call events", callEvents),
-        ] + inlineRequestScenarios + configurationScenarios + wireScenarios + cancellationScenarios + cachingScenarios + streamScenarios + overloadScenarios
+        ] + inlineRequestScenarios + configurationScenarios + wireScenarios + cancellationScenarios + cachingScenarios + streamScenarios + overloadScenarios + handshakeScenarios
             + producedBodyScenarios
     }
 
