@@ -52,7 +52,7 @@ extension URLError {
             })?.cause
         else { return TLSFailure.typed(error, url: url) }
         if urlError.localizedDescription.lowercased().contains("ssl_connect") {
-            return urlError.retyped(cause, saying: "The server closed the connection during the TLS handshake (libcurl: \(urlError.localizedDescription))")
+            return urlError.retyped(cause, saying: "The server closed the connection during the TLS handshake (libcurl: \(urlError.localizedDescription.trimmingCharacters(in: .whitespaces)))")
         }
         return URLError(cause, userInfo: urlError.userInfo)
     }
