@@ -52,6 +52,8 @@ extension AsyncHTTPClientTransport {
             code = .networkConnectionLost
         } else if let error = error as? HTTPParserError, error == .invalidEOFState {
             code = .networkConnectionLost
+        } else if case NIOSSLError.uncleanShutdown = error {
+            code = .networkConnectionLost
         } else if let error = error as? HTTPClientError, error == .connectTimeout || error == .readTimeout || error == .deadlineExceeded {
             code = .timedOut
         } else if case ChannelError.connectTimeout = error {
@@ -108,6 +110,10 @@ extension AsyncHTTPClientTransport {
         if let failure = decompressionFailure(error) { return failure }
         if let error = error as? HTTPParserError, error == .invalidEOFState { return "the server closed it before the answer was complete" }
         if error is HTTPParserError || error is ChannelError { return String(describing: error) }
+        if case NIOSSLError.uncleanShutdown = error {
+            // RFC 9112 (9.8): a body that runs to the close is whole only if TLS was closed properly.
+            return "the server closed it without ending TLS (no close_notify), so a body sent until the close may be cut short"
+        }
         if error is NIOSSLError, String(describing: error).contains("handshake") {
             return "the server closed it during the TLS handshake (\(tlsDetail(error)))"
         }

@@ -117,6 +117,26 @@ final class TLSTests: XCTestCase {
         XCTAssertEqual(stranger.attempts, 1)
     }
 
+    /// A body that runs to the close, ended by a close without TLS's closing alert, may have
+    /// been cut short (RFC 9112, 9.8): AsyncHTTPClient refuses it. It is a lost connection,
+    /// retried, in words that say why; before, it was `URLError.unknown` reading "NIOSSLError".
+    func testABodyToACloseWithoutCloseNotifyIsALostConnection() async throws {
+        let server = try await UncleanTLSServer.start(tls: TestAuthority.serverTLS(try authority.server()))
+        let client = AsyncHTTPClientClient(
+            baseURL: server.url, retryPolicy: RetryPolicy(maximumAttempts: 2, initialDelay: 0.01, jitter: 0),
+            tlsConfiguration: authority.clientTLS())
+        do {
+            _ = try await client.request(.get("books", as: [Book].self))
+            XCTFail("a body that may be cut short was read as whole")
+        } catch EndpointKitError.transportFailed(_, let underlying as URLError) {
+            XCTAssertEqual(underlying.code, .networkConnectionLost, "\(underlying)")
+            XCTAssertTrue(underlying.localizedDescription.contains("no close_notify"), underlying.localizedDescription)
+        }
+        XCTAssertEqual(server.accepted, 2, "not sent again")
+        try await client.shutdown()
+        await server.stop()
+    }
+
     func testNoCommonTLSVersion() async throws {
         var modern = authority.clientTLS()
         modern.minimumTLSVersion = .tlsv13
