@@ -8,6 +8,7 @@ final class ClientScenarioTests: XCTestCase {
             name: "URLSessionClient",
             makeClient: { URLSessionClient($0) },
             close: { ($0 as? URLSessionClient)?.invalidate() })
+        scenarios.stopLettingCallsFinish = { ($0 as? URLSessionClient)?.invalidate() }
         #if canImport(FoundationNetworking)
             // A chunked body with a trailer field kills the process inside Foundation on Linux
             // (NativeProtocol.swift: "Transfer completed, but there's no response";

@@ -171,6 +171,26 @@ final class OverloadStateTests: XCTestCase {
         XCTAssertFalse(waited)
     }
 
+    func testStoppingFailsEveryWaitingCallAndEveryLaterOne() async throws {
+        let queues = HostQueues(ConcurrencyLimit(maximumInFlight: 1, maximumQueued: 10))
+        _ = try await queues.enter("host")
+        let waiting = (0..<3).map { _ in Task { try await queues.enter("host") } }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        queues.close()
+        for task in waiting {
+            let result = await task.result
+            guard case EndpointKitError.clientInvalidated? = result.error else { return XCTFail("\(result)") }
+        }
+        do {
+            _ = try await queues.enter("host")
+            XCTFail("waited after the client stopped")
+        } catch EndpointKitError.clientInvalidated {}
+        // The call in flight gives its place back as ever.
+        queues.leave("host")
+        let waited = try await queues.enter("host")
+        XCTAssertFalse(waited)
+    }
+
     func testADeadlineIsTheSoonerOfTheCurrentOneAndTheNew() async {
         XCTAssertNil(CallDeadline.current)
         await CallDeadline.within(10) {

@@ -169,13 +169,15 @@ public final class AsyncHTTPClientClient: Client {
         try await shutdown(gracePeriod: .zero)
     }
 
-    /// Stops the client gracefully: new calls (and retries) fail with
+    /// Stops the client gracefully: new calls (and retries, those waiting to be sent among them,
+    /// and calls waiting for a place in their host's queue) fail with
     /// ``EndpointKit/EndpointKitError/clientInvalidated`` at once, requests in flight (a
     /// stream's until its body is read or dropped) may finish within `gracePeriod`, then an
     /// owned `HTTPClient` is shut down, which fails any still running. Calling it again does
     /// nothing. `EndpointKitServiceLifecycle` runs it when a `ServiceGroup` shuts down.
     public func shutdown(gracePeriod: Duration) async throws {
         guard calls.close() else { return }
+        pipeline.close()
         await calls.drain(within: gracePeriod)
         if ownsHTTPClient { try await httpClient.shutdown() }
         try await uploadClient?.shutdown()

@@ -27,6 +27,7 @@ final class AsyncHTTPClientClientTests: XCTestCase {
                 return AsyncHTTPClientClient(configuration)
             },
             close: { try? await ($0 as? AsyncHTTPClientClient)?.shutdown() })
+        scenarios.stopLettingCallsFinish = { try? await ($0 as? AsyncHTTPClientClient)?.shutdown(gracePeriod: .seconds(30)) }
         scenarios.sendsProducedBodiesAsProduced = true
         scenarios.sendsGETBodies = true
         scenarios.keepsBodiesOfRefusals = false

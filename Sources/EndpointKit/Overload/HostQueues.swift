@@ -20,6 +20,8 @@ final class HostQueues: Sendable {
         /// their error).
         var pending: Set<UInt64> = []
         var dropped: [UInt64: any Error] = [:]
+        /// The client has begun to stop: no call waits.
+        var isClosed = false
     }
 
     let limit: ConcurrencyLimit
@@ -33,7 +35,8 @@ final class HostQueues: Sendable {
     /// `longest` seconds; `true` if the call waited. Throws
     /// ``EndpointKitError/tooManyCalls(host:limit:)`` when the queue is full,
     /// ``EndpointKitError/timedOut(url:limit:)`` (naming `url`) when no place came within
-    /// `longest`, and `CancellationError` when the task is cancelled while it waits; either way it
+    /// `longest`, `CancellationError` when the task is cancelled while it waits, and
+    /// ``EndpointKitError/clientInvalidated`` when the client stops (``close()``); either way it
     /// leaves the queue at once. Each successful `enter` needs one ``leave(_:)``.
     func enter(_ host: String, within longest: TimeInterval? = nil, url: URL? = nil) async throws -> Bool {
         let (admitted, id) = state.withLock { state -> (Bool, UInt64) in
@@ -65,6 +68,7 @@ final class HostQueues: Sendable {
                         entry.inFlight += 1
                         return .success(())
                     }
+                    guard !state.isClosed else { return .failure(EndpointKitError.clientInvalidated) }
                     guard entry.waiting.count < limit.maximumQueued else {
                         return .failure(EndpointKitError.tooManyCalls(host: host, limit: limit.maximumInFlight))
                     }
@@ -90,6 +94,21 @@ final class HostQueues: Sendable {
             return state.hosts[host]?.waiting.remove(at: index)
         }
         waiter?.continuation.resume(throwing: error)
+    }
+
+    /// Fails every waiting call with ``EndpointKitError/clientInvalidated``, and every call that
+    /// would wait from now on: the client has begun to stop, and would not send them.
+    func close() {
+        let waiters = state.withLock { state -> [Waiter] in
+            state.isClosed = true
+            for id in state.pending { state.dropped[id] = EndpointKitError.clientInvalidated }
+            let waiters = state.hosts.values.flatMap(\.waiting)
+            state.hosts = state.hosts.compactMapValues { entry in
+                entry.inFlight == 0 ? nil : Host(inFlight: entry.inFlight)
+            }
+            return waiters
+        }
+        for waiter in waiters { waiter.continuation.resume(throwing: EndpointKitError.clientInvalidated) }
     }
 
     /// Takes a place among `host`'s calls in flight if one is free now, without waiting (and

@@ -23,6 +23,8 @@ import Foundation
     let transport: any Transport
     /// The client's ``OverloadPolicy`` at work.
     let overload: OverloadGuard
+    /// Whether the client has begun to stop; ends its calls' retry waits.
+    let closing = ClientClosing()
 
     /// Creates a pipeline over `transport` with a client's settings: the `overload` policy
     /// guards each request sent (``OverloadTransport``), and with a `cache` every request is
@@ -63,6 +65,15 @@ import Foundation
                 try call.content(answer)
             }
         }
+    }
+
+    /// Ends the waits of the client's calls as the client stops: a retry waiting to be sent and
+    /// a call waiting for a place in its host's queue fail with
+    /// ``EndpointKitError/clientInvalidated`` at once, and so do those that come to wait later.
+    /// Requests in flight are the client's to end.
+    public func close() {
+        closing.close()
+        overload.queues?.close()
     }
 
     /// Where a call reports its bytes: to the caller's `progress`, and to a completion handler
@@ -226,7 +237,7 @@ import Foundation
             guard case .retry(let delay) = decision else { continue }
             guard overload.allowsRetry(after: delay, deadline: deadline, url: request.url) else { return false }
             events.retryScheduled(after: delay, reason: error)
-            if delay > 0 { try await Task.sleep(nanoseconds: delay.nanoseconds) }
+            if delay > 0 { try await closing.wait(delay) }
             return true
         }
         return false

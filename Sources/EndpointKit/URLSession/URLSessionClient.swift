@@ -162,13 +162,16 @@ open class URLSessionClient: Client, @unchecked Sendable {
         invalidate()
     }
 
-    /// Stops the client: calls made from now on fail with ``EndpointKitError/clientInvalidated``.
+    /// Stops the client: calls made from now on fail with ``EndpointKitError/clientInvalidated``,
+    /// and so, at once, do retries waiting to be sent and calls waiting for a place in their
+    /// host's queue (``ConcurrencyLimit``).
     ///
     /// - Parameter cancellingTasks: `true` cancels the calls in flight (they fail with
     ///   `CancellationError` only if the caller cancelled; otherwise with a transport error);
     ///   `false` lets them finish.
     public final func invalidate(cancellingTasks: Bool = false) {
         guard delegate.invalidate() else { return }
+        pipeline.close()
         if cancellingTasks {
             // Not `invalidateAndCancel()`: on Linux it cancels each task from the calling thread,
             // where a cancel can race the task's completion and crash the process (see

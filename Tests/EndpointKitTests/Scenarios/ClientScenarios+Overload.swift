@@ -15,7 +15,7 @@ extension ClientScenarios {
             ("retry budget", retryBudget), ("circuit breaker", circuitBreaker), ("circuit probe that hangs", circuitProbeThatHangs),
             ("a retry into an open circuit", retryIntoOpenCircuit),
             ("concurrency limit", concurrencyLimit), ("a queue behind a host that does not answer", queueBehindAStalledHost),
-            ("deadline", deadline), ("hedging", hedging),
+            ("deadline", deadline), ("hedging", hedging), ("calls waiting when the client stops", callsWaitingWhenTheClientStops),
         ]
     }
 
@@ -475,5 +475,38 @@ extension ClientScenarios {
             XCTAssertEqual(faults.count("own-stream"), 2, "\(name): the stream's own hedging was not applied")
             XCTAssertTrue(String(decoding: body, as: UTF8.self).contains("\"attempt\":2"), name)
         }
+    }
+
+    /// A client stopped while a call is in flight (which it lets finish), three calls wait for
+    /// the host's one place, and another client's call waits 30 s to retry a 503: the waiting
+    /// calls and the retry fail with `clientInvalidated` at once, unsent. Before, they waited
+    /// for the place (up to the grace period, or the call in flight's time limit) or for the
+    /// retry's wait to end, only to fail the same way.
+    func callsWaitingWhenTheClientStops(_ server: TestServer, _ faults: FaultRoutes) async throws {
+        let limited = Options(timeout: 60, overload: OverloadPolicy(concurrencyLimit: ConcurrencyLimit(maximumInFlight: 1, maximumQueued: 5)))
+        let queueing = makeClient(limited.configuration(baseURL: server.baseURL))
+        let retrying = makeClient(Options(retryPolicy: RetryPolicy(initialDelay: 30, jitter: 0), timeout: 60).configuration(baseURL: server.baseURL))
+        let holder = Task { try await queueing.request(AttemptEndpoint(path: "/hold?key=stop-holder&seconds=30")) }
+        let held = await waitUntil(timeout: 10) { faults.count("stop-holder") == 1 }
+        XCTAssertTrue(held, name)
+        let waiters = (0..<3).map { index in
+            Task { try await queueing.request(AttemptEndpoint(path: "/hold?key=stop-waiter\(index)&seconds=0")) }
+        }
+        let retry = Task { try await retrying.request(AttemptEndpoint(path: "/flaky?key=stop-retry&fail=100")) }
+        let answered = await waitUntil(timeout: 10) { faults.count("stop-retry") == 1 }
+        XCTAssertTrue(answered, name)
+        try await Task.sleep(nanoseconds: 100_000_000)
+        let start = Date()
+        let stopping = [queueing, retrying].map { client in Task { await stopLettingCallsFinish(client) } }
+        for task in waiters + [retry] {
+            let result = await task.result
+            guard case EndpointKitError.clientInvalidated? = result.error else { return XCTFail("\(name): \(result)") }
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5, "\(name): the waiting calls waited on")
+        XCTAssertEqual((0..<3).map { faults.count("stop-waiter\($0)") }, [0, 0, 0], "\(name): a waiting call was sent")
+        XCTAssertEqual(faults.count("stop-retry"), 1, "\(name): the retry was sent")
+        holder.cancel()
+        _ = await holder.result
+        for task in stopping { await task.value }
     }
 }

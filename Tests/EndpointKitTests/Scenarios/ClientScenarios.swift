@@ -40,6 +40,9 @@ struct ClientScenarios: Sendable {
     let makeClient: MakeClient
     /// Shuts a client down once a scenario is done with it.
     let close: @Sendable (any Client) async -> Void
+    /// Stops a client, letting its requests in flight finish (`URLSessionClient.invalidate()`,
+    /// `AsyncHTTPClientClient.shutdown(gracePeriod:)`).
+    var stopLettingCallsFinish: @Sendable (any Client) async -> Void = { _ in }
     /// Response forms of ``framingForms(_:_:)`` the client cannot read: the call must fail with
     /// a transport error instead (the caller says why).
     var unreadableForms: Set<String> = []
