@@ -49,7 +49,9 @@ struct Output: Sendable {
         case let error as CocoaError where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile:
             return "no such file: \(error.userInfo[NSFilePathErrorKey] ?? "")"
         default:
-            return "\(error)"
+            // An `.ok` or `.json` of a generated call that found another answer: named, not
+            // written with its header fields as the runtime writes it.
+            return EndpointKitTransport.redactedDescription(of: error)
         }
     }
 
