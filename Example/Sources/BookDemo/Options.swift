@@ -35,11 +35,11 @@ struct Options: ParsableArguments {
         guard let quotes = quotesURL.map(Self.url) ?? books.appendingPathComponent("quotable") else {
             throw ValidationError("--quotes-url must be an http or https URL such as https://api.quotable.io")
         }
-        let monitors = verbose ? [Self.logging] : []
+        let output = Output(json: json)
+        let monitors: [any CallMonitor] = verbose ? [Self.logging] : [RetryNotes(output: output)]
         let cache = try makeCache(caching || cache)
         let bookClient = URLSessionClient(baseURL: books, monitors: monitors, retryPolicy: .default, timeout: 30, cache: cache)
         let quoteClient = URLSessionClient(baseURL: quotes, monitors: monitors, timeout: 30)
-        let output = Output(json: json)
         if server != nil, !json { output.note("Started the demo server at \(books)") }
         var failure: (any Error)?
         do {
