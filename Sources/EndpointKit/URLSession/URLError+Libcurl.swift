@@ -51,8 +51,9 @@ extension URLError {
                 given == urlError.code && words.contains(where: urlError.localizedDescription.lowercased().contains)
             })?.cause
         else { return TLSFailure.typed(error, url: url) }
-        if urlError.localizedDescription.lowercased().contains("ssl_connect") {
-            return urlError.retyped(cause, saying: "The server closed the connection during the TLS handshake (libcurl: \(urlError.localizedDescription.trimmingCharacters(in: .whitespaces)))")
+        let words = urlError.localizedDescription.trimmingCharacters(in: .whitespaces)
+        if words.lowercased().contains("ssl_connect") {
+            return urlError.retyped(cause, saying: "The server closed the connection during the TLS handshake (libcurl: \(words))")
         }
         return URLError(cause, userInfo: urlError.userInfo)
     }
