@@ -40,7 +40,9 @@ public enum EndpointKitError: Error, CustomStringConvertible, CustomDebugStringC
     /// The call's ``CachePolicy/onlyIfCached`` (or its `Cache-Control: only-if-cached`) forbids
     /// asking the origin, and the cache holds no answer for `url` that may be used.
     case notCached(url: URL?)
-    /// The attempt took longer than `limit` seconds: no answer, or a body that stalled.
+    /// The attempt took longer than `limit` seconds: no answer, or a body that stalled. When the
+    /// call's ``CallDeadline`` cut the attempt short, `limit` is the time the call had from its
+    /// start (the time the deadline gave it), not what was left to that attempt.
     case timedOut(url: URL?, limit: TimeInterval)
     /// The response body is larger than the client keeps in memory (`limit` bytes). Use a
     /// ``DownloadEndpoint`` for large bodies.

@@ -14,8 +14,9 @@ import Foundation
 /// A call reads ``current`` when it starts; its ``CallContext/deadline`` and
 /// ``CallContext/remainingTime`` tell adapters and monitors how long it has. An attempt gets the
 /// smaller of its own timeout and the time left, and fails with
-/// ``EndpointKitError/timedOut(url:limit:)`` when that runs out. The client's and endpoint's
-/// `timeout` stays a limit per attempt.
+/// ``EndpointKitError/timedOut(url:limit:)`` when that runs out; the call then ends with it,
+/// naming the time the call had. The client's and endpoint's `timeout` stays a limit per
+/// attempt.
 public struct CallDeadline: Sendable, Hashable, Comparable {
     /// The deadline in nanoseconds of uptime (a clock that never jumps).
     let uptime: UInt64

@@ -78,6 +78,15 @@ extension Pipeline {
         return min(outgoing.timeout ?? remaining, remaining)
     }
 
+    /// `error`, or, if it is the timeout of an attempt that the call's `deadline` cut short,
+    /// that timeout naming the time the call had from its start (its attempts and waits), the
+    /// time its deadline gave it, not what was left to its last attempt.
+    static func namingTheDeadline(_ error: any Error, _ deadline: CallDeadline?) -> any Error {
+        guard let deadline, deadline.hasPassed, case EndpointKitError.timedOut(let url, _) = error, let call = CallContext.current
+        else { return error }
+        return EndpointKitError.timedOut(url: url, limit: call.elapsed)
+    }
+
     /// `outgoing` sending `request` (as the adapters left it), without the framing headers the
     /// transport sets itself: a manual `Content-Length` next to a body makes Foundation on
     /// Linux send an invalid request that hangs.

@@ -219,6 +219,7 @@ import Foundation
                 error = Self.normalized(retryError)
             }
         }
+        error = Self.namingTheDeadline(error, deadline)
         events.callFinished(error)
         throw error
     }

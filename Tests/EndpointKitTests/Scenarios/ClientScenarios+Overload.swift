@@ -393,6 +393,17 @@ extension ClientScenarios {
             } catch {
                 XCTAssertEqual(Self.kind(of: error), "timed out", name)
             }
+            // A retry cut at the deadline: the error names the time the call had (0.8 s), not
+            // what was left to its last attempt (about 0.3 s), which no setting says.
+            do {
+                _ = try await CallDeadline.within(0.8) {
+                    try await client.request(AttemptEndpoint(path: "/hold?key=cut&seconds=5", timeout: 0.5))
+                }
+                XCTFail("\(name): ran past the deadline")
+            } catch EndpointKitError.timedOut(_, let limit) {
+                XCTAssertTrue((0.75...1.5).contains(limit), "\(name): timed out after \(limit) s")
+            }
+            XCTAssertEqual(faults.count("cut"), 2, name)
         }
         // The call's context tells how much time is left.
         let remaining = Guarded<TimeInterval?>(nil)
