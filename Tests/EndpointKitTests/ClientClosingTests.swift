@@ -12,11 +12,7 @@ final class ClientClosingTests: XCTestCase {
     }
 
     func testStoppingEndsAWaitAtOnceAndEveryLaterOne() async throws {
-        let closing = ClientClosing()
-        let waiting = Task { try await closing.wait(30) }
-        try await Task.sleep(nanoseconds: 50_000_000)
-        closing.close()
-        let result = await waiting.result
+        let (closing, result) = try await thirtySecondWait { closing, _ in closing.close() }
         guard case EndpointKitError.clientInvalidated? = result.error else { return XCTFail("\(result)") }
         do {
             try await closing.wait(30)
@@ -25,13 +21,20 @@ final class ClientClosingTests: XCTestCase {
     }
 
     func testCancellingEndsAWaitAtOnce() async throws {
+        let (closing, result) = try await thirtySecondWait { _, waiting in waiting.cancel() }
+        XCTAssertTrue(result.error is CancellationError, "\(result)")
+        XCTAssertFalse(closing.isClosed)
+    }
+
+    /// A wait of 30 s that `end` ends after 50 ms, and how it ended.
+    private func thirtySecondWait(
+        endedBy end: (ClientClosing, Task<Void, any Error>) -> Void
+    ) async throws -> (ClientClosing, Result<Void, any Error>) {
         let closing = ClientClosing()
         let waiting = Task { try await closing.wait(30) }
         try await Task.sleep(nanoseconds: 50_000_000)
-        waiting.cancel()
-        let result = await waiting.result
-        XCTAssertTrue(result.error is CancellationError, "\(result)")
-        XCTAssertFalse(closing.isClosed)
+        end(closing, waiting)
+        return (closing, await waiting.result)
     }
 
     /// Timers, cancels and a stop at random against 2,000 waits: each ends, none hangs.
