@@ -40,7 +40,8 @@ final class ClientClosing: Sendable {
         }
         guard let id else { throw EndpointKitError.clientInvalidated }
         let timer = Task { [self] in
-            try? await Task.sleep(nanoseconds: seconds.nanoseconds)
+            // Cancelled once the wait is over: then nothing is left to wake.
+            guard (try? await Task.sleep(nanoseconds: seconds.nanoseconds)) != nil else { return }
             wake(id)
         }
         await withTaskCancellationHandler {
