@@ -96,6 +96,7 @@ extension URLError {
         // come as `.unknown` too.
         (.unknown, ["transfer closed with", "broken pipe", "connection reset by peer", "ssl_error_syscall"], .networkConnectionLost),
         (.badServerResponse, ["empty reply from server"], .networkConnectionLost),
-        (.unknown, ["failed to connect to", "couldn't connect to server"], .cannotConnectToHost),
+        // A connection reset as it is made can leave libcurl without its peer's address.
+        (.unknown, ["failed to connect to", "couldn't connect to server", "transport endpoint is not connected"], .cannotConnectToHost),
     ]
 }
