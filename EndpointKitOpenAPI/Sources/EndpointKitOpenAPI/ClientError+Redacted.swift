@@ -1,4 +1,4 @@
-@_spi(Transport) import EndpointKit
+import EndpointKit
 import Foundation
 import OpenAPIRuntime
 
@@ -24,14 +24,10 @@ extension ClientError {
         let answer = response.map { "HTTP \($0.status.code)" } ?? "no answer"
         // The runtime writes a cause's values after a colon (a server URL, a body's first bytes).
         let cause = String(causeDescription.prefix { $0 != ":" })
+        // The runtime's own error says what the cause says; any other is written as every error
+        // of a generated call is.
         let underlying: String? =
-            switch underlyingError {
-            case let error as EndpointKitError: error.description
-            case let error as DecodingError: DecodingFailure.words(for: error)
-            // The runtime's own error, whose words are the cause's.
-            case let error where "\(error)" == causeDescription: nil
-            case let error: "\(error)"
-            }
+            "\(underlyingError)" == causeDescription ? nil : EndpointKitTransport.redactedDescription(of: underlyingError)
         let joined = underlying.map { cause.hasSuffix(".") ? "\(cause) \($0)" : "\(cause): \($0)" } ?? cause
         return "\(operationID)\(target ?? "") (\(answer)): \(joined)"
     }

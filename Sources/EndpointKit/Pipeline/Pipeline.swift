@@ -206,10 +206,8 @@ import Foundation
     ) async throws {
         var error = Self.normalized(error)
         if let lastError, OverloadGuard.refusedUnsent(error) {
-            events.callFinished(lastError)
-            throw lastError
-        }
-        if let request = record.request, replayable {
+            error = lastError
+        } else if let request = record.request, replayable {
             do {
                 if try await retries(after: error, of: request, record.received?.response, attempt, settings, deadline, &events) {
                     lastError = error
