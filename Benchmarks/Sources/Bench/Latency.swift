@@ -201,11 +201,14 @@ enum Latency {
     /// The contender of loop and hammer whose name starts with `name`: a table row, a stream,
     /// the raw delegate API or an OpenAPI row.
     static func named(_ name: String, baseURL: URL, httpClient: HTTPClient, ahcClient: AsyncHTTPClientClient) -> Contender? {
-        (contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
-            + streamed(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient)
-            + pipelineOverRaw(baseURL: baseURL, httpClient: httpClient)
-            + delegateAPI(baseURL: baseURL, httpClient: httpClient) + sameFields(baseURL: baseURL, httpClient: httpClient)
-            + OpenAPIRows.contenders(baseURL: baseURL, httpClient: httpClient))
+        let lists: [[Contender]] = [
+            contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient),
+            streamed(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient),
+            pipelineOverRaw(baseURL: baseURL, httpClient: httpClient), delegateAPI(baseURL: baseURL, httpClient: httpClient),
+            sameFields(baseURL: baseURL, httpClient: httpClient), timeLimited(baseURL: baseURL, httpClient: httpClient),
+            OpenAPIRows.contenders(baseURL: baseURL, httpClient: httpClient),
+        ]
+        return lists.joined()
             .first(where: { $0.name.lowercased().hasPrefix(name.lowercased()) })
     }
 

@@ -25,12 +25,15 @@ extension AsyncHTTPClientTransport {
 
     /// Sends `outgoing` through AsyncHTTPClient's delegate API, with `bytes` as its body; its
     /// body's reader waits at most `idleLimit` for each chunk, or reads it whole, up to
-    /// `wholeLimit` bytes.
-    func receive(_ outgoing: Outgoing, _ bytes: Data?, url: URL, idleLimit: TimeInterval?, wholeLimit: Int?) throws -> ResponseReceiver {
+    /// `wholeLimit` bytes; its response fails with a timeout past `timeLimit`'s deadline.
+    func receive(
+        _ outgoing: Outgoing, _ bytes: Data?, url: URL, idleLimit: TimeInterval?, wholeLimit: Int?,
+        timeLimit: (deadline: NIODeadline, seconds: TimeInterval)?
+    ) throws -> ResponseReceiver {
         let request = try HTTPClient.Request(
             url: url, method: .init(rawValue: outgoing.request.httpMethod ?? "GET"), headers: try headers(for: outgoing, url: url),
             body: bytes.map { .bytes($0) })
-        let receiver = ResponseReceiver(url: url, idleLimit: idleLimit, wholeLimit: wholeLimit)
+        let receiver = ResponseReceiver(url: url, idleLimit: idleLimit, wholeLimit: wholeLimit, timeLimit: timeLimit)
         let eventLoop: HTTPClient.EventLoopPreference = calls.count == 1 ? .delegate(on: soloEventLoop) : .indifferent
         let task = engine(sendingBody: bytes != nil, to: url).execute(
             request: request, delegate: receiver, eventLoop: eventLoop, deadline: nil, logger: logger)
@@ -47,6 +50,12 @@ extension AsyncHTTPClientTransport {
     private func engine(sendingBody: Bool, to url: URL) -> HTTPClient {
         guard sendingBody, let uploadClient, url.scheme?.lowercased() == "https" else { return httpClient }
         return uploadClient
+    }
+
+    /// Whether `outgoing` goes through the delegate API: its body is in memory (or absent), and
+    /// its upload is not counted (no `progress`).
+    static func viaDelegate(_ outgoing: Outgoing, progress: ProgressSink?) -> Bool {
+        progress == nil && bytesInMemory(of: outgoing) != nil
     }
 
     /// `outgoing`'s body when it is bytes in memory, `.some(nil)` when it has none, and `nil`

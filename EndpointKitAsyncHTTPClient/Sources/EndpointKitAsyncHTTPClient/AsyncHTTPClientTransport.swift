@@ -60,7 +60,10 @@ struct AsyncHTTPClientTransport: Transport {
             calls.leave()
         }
         do {
-            guard let timeout else { return try await exchange(outgoing, produced, file: file, bodyLimit: bodyLimit, progress: progress) }
+            // Through the delegate API, the request's own timer keeps its time limit.
+            guard let timeout, !Self.viaDelegate(outgoing, progress: progress) else {
+                return try await exchange(outgoing, produced, file: file, bodyLimit: bodyLimit, progress: progress, timeLimit: timeout)
+            }
             return try await exchange(outgoing, produced, file: file, bodyLimit: bodyLimit, progress: progress, within: timeout)
         } catch {
             file?.failed()
@@ -68,17 +71,16 @@ struct AsyncHTTPClientTransport: Transport {
         }
     }
 
-    /// Sends `outgoing` and returns at its response head; the body is read as the reader asks
-    /// for it (real back-pressure). Dropping the stream cancels the request.
-    /// ``exchange(_:_:file:bodyLimit:progress:)``, cancelled past `timeout`. Apart, so that the
-    /// timer's state takes room in a call's task only when the call has a time limit.
+    /// ``exchange(_:_:file:bodyLimit:progress:timeLimit:)``, cancelled past `timeout`, for a
+    /// request sent through the `async` API. Apart, so that the timer's state takes room in a
+    /// call's task only then.
     @inline(never)
     nonisolated(nonsending) private func exchange(
         _ outgoing: Outgoing, _ produced: ProducedBodyReader?, file: DownloadFile?, bodyLimit: Int, progress: ProgressSink?,
         within timeout: TimeInterval
     ) async throws -> ReceivedResponse {
         try await AttemptTimeout.run(timeout, url: outgoing.request.url) {
-            try await exchange(outgoing, produced, file: file, bodyLimit: bodyLimit, progress: progress)
+            try await exchange(outgoing, produced, file: file, bodyLimit: bodyLimit, progress: progress, timeLimit: nil)
         }
     }
 
@@ -98,10 +100,10 @@ struct AsyncHTTPClientTransport: Transport {
             let (response, source) =
                 if let timeout {
                     try await AttemptTimeout.run(timeout, url: url) {
-                        try await responseHead(outgoing, produced, url: url, progress: nil, idleLimit: timeout, readingWhole: nil)
+                        try await responseHead(outgoing, produced, url: url, progress: nil, idleLimit: timeout, readingWhole: nil, timeLimit: nil)
                     }
                 } else {
-                    try await responseHead(outgoing, produced, url: url, progress: nil, idleLimit: nil, readingWhole: nil)
+                    try await responseHead(outgoing, produced, url: url, progress: nil, idleLimit: nil, readingWhole: nil, timeLimit: nil)
                 }
             // No Foundation response yet: a call that needs only the status and the fields
             // never builds one (see `ResponseHead`).
@@ -135,17 +137,19 @@ struct AsyncHTTPClientTransport: Transport {
     /// timer or extra task is made for the request; its reader waits at most `idleLimit` for
     /// each chunk), else through the `async` API (see ``BodyReader`` for its limit). A body
     /// read whole, up to a limit (`readingWhole`), is read in one piece after its head through
-    /// the delegate API (see ``ResponseReceiver/init(url:idleLimit:wholeLimit:)``). The body
+    /// the delegate API (see ``ResponseReceiver/init(url:idleLimit:wholeLimit:timeLimit:)``). The body
     /// of an answer that refuses the upload ends where the connection closed under it (see
-    /// ``refusesUpload(_:statusCode:)``).
+    /// ``refusesUpload(_:statusCode:)``). Through the delegate API, a response that has not
+    /// ended `timeLimit` seconds from now fails with a timeout, however often it is sent.
     nonisolated(nonsending) private func responseHead(
         _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?, idleLimit: TimeInterval?,
-        readingWhole limit: Int?
+        readingWhole limit: Int?, timeLimit: TimeInterval?
     ) async throws -> (HTTPResponseHead, BodyReader.Source) {
+        let deadline = timeLimit.map { (deadline: NIODeadline.now() + .nanoseconds(Int64($0.nanoseconds)), seconds: $0) }
         let (head, source) =
             if progress == nil, let bytes = Self.bytesInMemory(of: outgoing) {
                 try await sentAgainIfClosed(outgoing, url: url) {
-                    let receiver = try receive(outgoing, bytes, url: url, idleLimit: idleLimit, wholeLimit: limit)
+                    let receiver = try receive(outgoing, bytes, url: url, idleLimit: idleLimit, wholeLimit: limit, timeLimit: deadline)
                     let reader = ResponseReceiver.Reader(receiver)
                     return (try await receiver.head(), BodyReader.Source.receiver(reader))
                 }
@@ -168,13 +172,17 @@ struct AsyncHTTPClientTransport: Transport {
         return (head, .iterator(SerialIterator(response.body.makeAsyncIterator())))
     }
 
+    /// Sends `outgoing` and receives its answer: its body read whole, into `file`, or counted
+    /// for `progress`. Through the delegate API, the answer must have ended within `timeLimit`.
     nonisolated(nonsending) private func exchange(
-        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, file: DownloadFile?, bodyLimit: Int, progress: ProgressSink?
+        _ outgoing: Outgoing, _ produced: ProducedBodyReader?, file: DownloadFile?, bodyLimit: Int, progress: ProgressSink?,
+        timeLimit: TimeInterval?
     ) async throws -> ReceivedResponse {
         guard let url = outgoing.request.url?.removingDotSegments else { throw EndpointKitError.invalidURL("<no URL>") }
         do {
             let (response, source) = try await responseHead(
-                outgoing, produced, url: url, progress: progress, idleLimit: nil, readingWhole: file == nil ? bodyLimit : nil)
+                outgoing, produced, url: url, progress: progress, idleLimit: nil, readingWhole: file == nil ? bodyLimit : nil,
+                timeLimit: timeLimit)
             let head = Self.deferredHead(status: response.status, version: response.version, headers: response.headers, url: url)
             keepCookies(of: response.headers, from: url)
             let declared = response.headers.first(name: "Content-Length")

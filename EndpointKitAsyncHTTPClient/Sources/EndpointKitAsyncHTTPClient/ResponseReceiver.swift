@@ -44,6 +44,8 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
         var waitingSince: UInt64 = 0
         /// The idle check due next, cancelled at the end.
         var idleCheck: Scheduled<Void>?
+        /// The end of the time the request has, if limited; cancelled at the end.
+        var timeCheck: Scheduled<Void>?
 
         /// The next chunk to give the reader, if there is one to give now: for a body read
         /// whole up to `wholeLimit` bytes, only once the response has ended or more than that
@@ -68,28 +70,43 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     private let idleLimit: TimeInterval?
     /// For a body read whole, the most bytes it may have; `nil` for a body streamed.
     private let wholeLimit: Int?
+    /// When the response must have ended, and that limit in seconds, if limited.
+    private let timeLimit: (deadline: NIODeadline, seconds: TimeInterval)?
     private let state = Locked(State())
     private static let highWater = 256 << 10
 
     /// A receiver of the response to a request for `url`; a reader waiting longer than
     /// `idleLimit` for the body's next bytes fails. A body read whole (`wholeLimit`, the most
     /// bytes it may have) is kept as it comes, without back-pressure, which would only delay
-    /// it (its reader keeps all of it anyway), and handed over whole.
-    init(url: URL, idleLimit: TimeInterval? = nil, wholeLimit: Int? = nil) {
+    /// it (its reader keeps all of it anyway), and handed over whole. A response that has not
+    /// ended by `timeLimit`'s deadline fails with
+    /// ``EndpointKit/EndpointKitError/timedOut(url:limit:)`` naming its seconds, and the request is
+    /// cancelled: one timer on the request's event loop, as AsyncHTTPClient's own deadline,
+    /// where racing the call against a sleeping task costs two tasks a call.
+    init(
+        url: URL, idleLimit: TimeInterval? = nil, wholeLimit: Int? = nil,
+        timeLimit: (deadline: NIODeadline, seconds: TimeInterval)? = nil
+    ) {
         self.url = url
         self.idleLimit = idleLimit
         self.wholeLimit = wholeLimit
+        self.timeLimit = timeLimit
     }
 
-    /// Keeps the request's task, to cancel it, while its response is arriving. (Nothing can
-    /// cancel before this: the caller gets the receiver after it.) `watching`, a task that
+    /// Keeps the request's task, to cancel it, while its response is arriving, and starts its
+    /// time limit. (Nothing can cancel before this: the caller gets the receiver after it.) `watching`, a task that
     /// fails ends the response too: AsyncHTTPClient fails a request it does not start, its
     /// `HTTPClient` shut down, without telling the delegate, and the caller would wait for ever.
     /// (Not for every request: from another thread than the task's event loop, watching
     /// costs a hop to that loop; see ``SilentCallWatch``.)
     func attach(_ task: HTTPClient.Task<Void>, watching: Bool) {
         state.withLock { state in
-            if state.ending == nil { state.task = task }
+            guard state.ending == nil else { return }
+            state.task = task
+            guard let (deadline, seconds) = timeLimit else { return }
+            state.timeCheck = task.eventLoop.scheduleTask(deadline: deadline) { [self] in
+                end(.failure(EndpointKitError.timedOut(url: url, limit: seconds)), cancelling: true)
+            }
         }
         if watching { watch(task) }
     }
@@ -226,7 +243,8 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
             guard state.ending == nil else { return (nil, nil, nil, nil) }
             state.ending = ending
             state.idleCheck?.cancel()
-            state.idleCheck = nil
+            state.timeCheck?.cancel()
+            (state.idleCheck, state.timeCheck) = (nil, nil)
             if cancelling { state.chunks.removeAll() }
             // A reader waiting for a body read whole gets what came first, then how it ended.
             let handed = state.takeChunkWaiter(wholeLimit: wholeLimit)
@@ -266,21 +284,6 @@ extension ResponseReceiver {
                 }
                 end(.failure(EndpointKitError.timedOut(url: url, limit: limit)), cancelling: true)
             }
-        }
-    }
-
-    /// The reader's hold on a receiver: when the last one goes (the body read to the end, or
-    /// not; a head that a timeout or a refusal left unread), the request is cancelled unless
-    /// its response has ended. (AsyncHTTPClient holds the receiver itself until then.)
-    final class Reader: Sendable {
-        let receiver: ResponseReceiver
-
-        init(_ receiver: ResponseReceiver) {
-            self.receiver = receiver
-        }
-
-        deinit {
-            receiver.cancel()
         }
     }
 }

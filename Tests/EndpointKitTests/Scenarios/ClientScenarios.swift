@@ -442,14 +442,28 @@ struct ClientScenarios: Sendable {
 
     func timeout(_ server: TestServer, _: FaultRoutes) async throws {
         try await with(server, Options(timeout: 0.5)) { client in
-            let started = Date()
-            do {
-                try await client.request(PathEndpoint(path: "stall-body"))
-                XCTFail("\(name): expected a timeout")
-            } catch let EndpointKitError.timedOut(_, limit) {
-                XCTAssertEqual(limit, 0.5, name)
+            // A body that stalls, an answer that never comes, a download that stalls: each ends
+            // at the limit, naming it; the silent server's connection is closed.
+            let calls: [(String, @Sendable () async throws -> Void)] = [
+                ("stall-body", { try await client.request(PathEndpoint(path: "stall-body")) }),
+                ("stall", { try await client.request(PathEndpoint(path: "stall")) }),
+                ("download", { _ = try await client.download(Download(path: "stall-body", count: 0)) }),
+            ]
+            let silentBefore = server.disconnects.filter { $0 == "/stall" }.count
+            for (label, call) in calls {
+                let started = Date()
+                do {
+                    try await call()
+                    XCTFail("\(name): \(label): expected a timeout")
+                } catch let EndpointKitError.timedOut(url, limit) {
+                    XCTAssertEqual(limit, 0.5, "\(name): \(label)")
+                    XCTAssertEqual(url?.host, server.baseURL.host, "\(name): \(label)")
+                }
+                let elapsed = Date().timeIntervalSince(started)
+                XCTAssertTrue((0.45..<2).contains(elapsed), "\(name): \(label): \(elapsed) s")
             }
-            XCTAssertLessThan(Date().timeIntervalSince(started), 2, name)
+            let disconnected = await server.waitForDisconnect(of: "/stall", count: silentBefore + 1)
+            XCTAssertTrue(disconnected, name)
             // A stream's answer that refuses its upload and stalls: its status, with the
             // body that came before the limit.
             let payload = Data("sent".utf8)
