@@ -97,13 +97,14 @@ struct AsyncHTTPClientTransport: Transport {
             }
         }
         do {
+            // Through the delegate API, the request's own timer limits the wait for its head.
             let (response, source) =
-                if let timeout {
+                if let timeout, !Self.viaDelegate(outgoing, progress: nil) {
                     try await AttemptTimeout.run(timeout, url: url) {
                         try await responseHead(outgoing, produced, url: url, progress: nil, idleLimit: timeout, readingWhole: nil, timeLimit: nil)
                     }
                 } else {
-                    try await responseHead(outgoing, produced, url: url, progress: nil, idleLimit: nil, readingWhole: nil, timeLimit: nil)
+                    try await responseHead(outgoing, produced, url: url, progress: nil, idleLimit: timeout, readingWhole: nil, timeLimit: timeout)
                 }
             // No Foundation response yet: a call that needs only the status and the fields
             // never builds one (see `ResponseHead`).
@@ -140,7 +141,8 @@ struct AsyncHTTPClientTransport: Transport {
     /// the delegate API (see ``ResponseReceiver/init(url:idleLimit:wholeLimit:timeLimit:)``). The body
     /// of an answer that refuses the upload ends where the connection closed under it (see
     /// ``refusesUpload(_:statusCode:)``). Through the delegate API, a response that has not
-    /// ended `timeLimit` seconds from now fails with a timeout, however often it is sent.
+    /// ended `timeLimit` seconds from now (with an `idleLimit`, whose head has not come) fails
+    /// with a timeout, however often it is sent.
     nonisolated(nonsending) private func responseHead(
         _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?, idleLimit: TimeInterval?,
         readingWhole limit: Int?, timeLimit: TimeInterval?

@@ -78,15 +78,10 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     /// A receiver of the response to a request for `url`; a reader waiting longer than
     /// `idleLimit` for the body's next bytes fails. A body read whole (`wholeLimit`, the most
     /// bytes it may have) is kept as it comes, without back-pressure, which would only delay
-    /// it (its reader keeps all of it anyway), and handed over whole. A response that has not
-    /// ended by `timeLimit`'s deadline fails with
-    /// ``EndpointKit/EndpointKitError/timedOut(url:limit:)`` naming its seconds, and the request is
-    /// cancelled: one timer on the request's event loop, as AsyncHTTPClient's own deadline,
-    /// where racing the call against a sleeping task costs two tasks a call.
-    init(
-        url: URL, idleLimit: TimeInterval? = nil, wholeLimit: Int? = nil,
-        timeLimit: (deadline: NIODeadline, seconds: TimeInterval)? = nil
-    ) {
+    /// it (its reader keeps all of it anyway), and handed over whole. A response not ended by
+    /// `timeLimit`'s deadline (with an `idleLimit`, its head not come) fails with a timeout, and
+    /// the request is cancelled: one timer on its event loop, not two tasks racing a call.
+    init(url: URL, idleLimit: TimeInterval? = nil, wholeLimit: Int? = nil, timeLimit: (deadline: NIODeadline, seconds: TimeInterval)? = nil) {
         self.url = url
         self.idleLimit = idleLimit
         self.wholeLimit = wholeLimit
@@ -189,6 +184,8 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
         if let idleLimit { checkIdle(after: idleLimit, on: task.eventLoop) }
         let waiter = state.withLock { state -> UnsafeContinuation<HTTPResponseHead, any Error>? in
             state.head = head
+            // A streamed body's time limit ends at its head: the idle limit takes over.
+            if idleLimit != nil, let timeCheck = state.timeCheck.take() { timeCheck.cancel() }
             guard case .head(let continuation) = state.waiter else { return nil }
             state.waiter = nil
             return continuation

@@ -50,6 +50,16 @@ extension ClientScenarios {
             let uploadElapsed = Date().timeIntervalSince(uploadStart)
             XCTAssertEqual(count, 100, name)
             XCTAssertTrue(uploadElapsed < 5, "\(name): upload stream: \(uploadElapsed) s")
+            // An answer that never comes: the wait for its head ends at the limit.
+            let silentStart = Date()
+            do {
+                _ = try await client.stream(PathEndpoint(path: "stall"))
+                XCTFail("\(name): silent server: expected timedOut")
+            } catch let EndpointKitError.timedOut(_, limit) {
+                XCTAssertEqual(limit, 1, name)
+            }
+            let silentElapsed = Date().timeIntervalSince(silentStart)
+            XCTAssertTrue((0.9..<3).contains(silentElapsed), "\(name): silent server: \(silentElapsed) s")
             // A reader that takes longer than the timeout between chunks still gets every byte.
             count = 0
             for try await chunk in try await client.stream(PathEndpoint(path: "chunked-big")) {
