@@ -13,6 +13,7 @@ extension ClientScenarios {
         [
             ("cancel mid-body of a fast download", cancelFastDownload),
             ("cancel mid-upload from the progress handler", cancelUploadFromProgress),
+            ("time limits racing answers and cancels", timeLimitsRacingAnswers),
         ]
     }
 
@@ -79,6 +80,49 @@ extension ClientScenarios {
             let result = await task.result
             XCTAssertTrue(result.error is CancellationError, "\(name): \(result)")
             XCTAssertEqual(log.state.withLock { $0.late }, 0, "\(name): progress reported after the cancel")
+        }
+    }
+
+    /// Calls and streams whose time limit (1 to 4 ms) falls about when their answer comes, some
+    /// also cancelled at random: each ends with its answer, `timedOut` naming its limit, or
+    /// `CancellationError`, at once; a timer firing as the answer ends, or after a cancel,
+    /// changes nothing else. Then the same client answers a call with room to spare.
+    func timeLimitsRacingAnswers(_ server: TestServer, _: FaultRoutes) async throws {
+        let outcomes = Guarded([String: Int]())
+        for milliseconds in 1...4 {
+            let limit = Double(milliseconds) / 1000
+            try await with(server, Options(timeout: limit)) { client in
+                for iteration in 0..<75 {
+                    let task = Task {
+                        if iteration % 3 == 0 {
+                            for try await _ in try await client.stream(PathEndpoint(path: "books/1")) {}
+                        } else {
+                            _ = try await client.request(GetBook())
+                        }
+                    }
+                    if iteration % 2 == 0 {
+                        try await Task.sleep(nanoseconds: UInt64.random(in: 0...3_000_000))
+                        task.cancel()
+                    }
+                    let started = Date()
+                    let outcome: String
+                    switch await task.result {
+                    case .success: outcome = "answered"
+                    case .failure(is CancellationError): outcome = "cancelled"
+                    case .failure(EndpointKitError.timedOut(_, let reported)):
+                        XCTAssertEqual(reported, limit, name)
+                        outcome = "timed out"
+                    case .failure(let error): return XCTFail("\(name): \(limit) s, \(iteration): \(error)")
+                    }
+                    XCTAssertLessThan(Date().timeIntervalSince(started), 2, "\(name): \(limit) s, \(iteration)")
+                    outcomes.withLock { $0[outcome, default: 0] += 1 }
+                }
+            }
+        }
+        XCTAssertEqual(outcomes.withLock { $0.values.reduce(0, +) }, 300, "\(name): \(outcomes.withLock { $0 })")
+        try await with(server, Options(timeout: 5)) { client in
+            let book = try await client.request(GetBook())
+            XCTAssertEqual(book.id, 1, name)
         }
     }
 }
