@@ -60,11 +60,11 @@ struct AsyncHTTPClientTransport: Transport {
             calls.leave()
         }
         do {
-            // Through the delegate API, the request's own timer keeps its time limit.
-            guard let timeout, !Self.viaDelegate(outgoing, progress: progress) else {
-                return try await exchange(outgoing, produced, file: file, bodyLimit: bodyLimit, progress: progress, timeLimit: timeout)
+            // Through the `async` API the exchange races a timer; the delegate API's request keeps its own.
+            if let timeout, !Self.viaDelegate(outgoing, progress: progress) {
+                return try await exchange(outgoing, produced, file: file, bodyLimit: bodyLimit, progress: progress, within: timeout)
             }
-            return try await exchange(outgoing, produced, file: file, bodyLimit: bodyLimit, progress: progress, within: timeout)
+            return try await exchange(outgoing, produced, file: file, bodyLimit: bodyLimit, progress: progress, timeLimit: timeout)
         } catch {
             file?.failed()
             throw error
@@ -147,7 +147,7 @@ struct AsyncHTTPClientTransport: Transport {
         _ outgoing: Outgoing, _ produced: ProducedBodyReader?, url: URL, progress: ProgressSink?, idleLimit: TimeInterval?,
         readingWhole limit: Int?, timeLimit: TimeInterval?
     ) async throws -> (HTTPResponseHead, BodyReader.Source) {
-        let deadline = timeLimit.map { (deadline: NIODeadline.now() + .nanoseconds(Int64($0.nanoseconds)), seconds: $0) }
+        let deadline = timeLimit.map { (deadline: NIODeadline.now() + TimeAmount($0), seconds: $0) }
         let (head, source) =
             if progress == nil, let bytes = Self.bytesInMemory(of: outgoing) {
                 try await sentAgainIfClosed(outgoing, url: url) {

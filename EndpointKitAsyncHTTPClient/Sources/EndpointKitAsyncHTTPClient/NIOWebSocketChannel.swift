@@ -52,14 +52,14 @@ final class NIOWebSocketChannel: WebSocketChannel {
         do {
             let socket = try await withTaskCancellationHandler {
                 let upgrade = try await ClientBootstrap(group: group)
-                    .connectTimeout(.nanoseconds(Int64(min(limit, connectLimit).nanoseconds)))
+                    .connectTimeout(TimeAmount(min(limit, connectLimit)))
                     .connect(host: target.host, port: target.port) { channel in
                         opened.withLock { $0 = channel }
                         return channel.eventLoop.makeCompletedFuture {
                             try configure(channel, target: target, request: request, inbox: inbox, tls: tls)
                         }
                     }
-                let deadline = upgrade.eventLoop.scheduleTask(in: .nanoseconds(Int64(limit.nanoseconds))) {
+                let deadline = upgrade.eventLoop.scheduleTask(in: TimeAmount(limit)) {
                     timedOut.withLock { $0 = true }
                     opened.withLock { $0 }?.close(promise: nil)
                 }

@@ -270,7 +270,7 @@ extension ResponseReceiver {
         guard let limit = idleLimit else { return }
         state.withLock { current in
             guard current.ending == nil else { return }
-            current.idleCheck = eventLoop.scheduleTask(in: .nanoseconds(Int64(min(max(delay, 0), 1e6) * 1e9))) { [self] in
+            current.idleCheck = eventLoop.scheduleTask(in: TimeAmount(delay)) { [self] in
                 let waited = state.withLock { state -> TimeInterval? in
                     guard case .chunk = state.waiter else { return nil }
                     return Double(DispatchTime.now().uptimeNanoseconds &- state.waitingSince) / 1e9
