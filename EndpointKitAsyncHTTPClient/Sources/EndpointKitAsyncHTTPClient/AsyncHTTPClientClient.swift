@@ -44,7 +44,7 @@ public final class AsyncHTTPClientClient: Client {
     private let uploadClient: HTTPClient?
     private let ownsHTTPClient: Bool
     private let calls = CallsInFlight()
-    private let pipeline: Pipeline
+    let pipeline: Pipeline
     private let tlsConfiguration: TLSConfiguration
 
     /// Creates a client.

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Whether a client has begun to stop, and the retries of its calls waiting to be sent, which
-/// its stopping ends at once: such a retry could not be sent, and its caller would otherwise
-/// wait out a backoff or a `Retry-After` of up to a minute only to fail.
+/// Whether a client has begun to stop, and the waits its stopping ends at once: retries of its
+/// calls waiting to be sent, and Server-Sent Events feeds waiting to reconnect. Neither could
+/// be sent, and its caller would otherwise wait out a backoff, a `Retry-After` or a `retry`
+/// time of up to minutes only to fail.
 final class ClientClosing: Sendable {
     private struct State {
         var isClosed = false

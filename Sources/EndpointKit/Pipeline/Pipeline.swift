@@ -76,6 +76,11 @@ import Foundation
         overload.queues?.close()
     }
 
+    /// Waits `seconds`, unless the client stops first (see ``ClosingAwareClient``).
+    public func waitWhileOpen(_ seconds: TimeInterval) async throws {
+        try await closing.wait(seconds)
+    }
+
     /// Where a call reports its bytes: to the caller's `progress`, and to a completion handler
     /// `waiting` for this call (calls made inside it, a credential refresh say, do not count
     /// there: the first call claims the reporter). The reporter passes on only counts that

@@ -35,14 +35,19 @@ enum EventSource {
         from client: any Client, endpoint: T, reconnect: Bool
     ) -> AsyncThrowingStream<ServerSentEvent, any Error> {
         let (events, continuation) = AsyncThrowingStream.makeStream(of: ServerSentEvent.self)
+        let closing = client as? any ClosingAwareClient
         let task = Task {
             var lastEventID: String?
             var wait = 3_000
             // Connections in a row that failed: that could not connect, or broke before their
             // first event (a server that answers, then drops every connection, is down too).
             var failures = 0
+            var reconnecting = false
             while !Task.isCancelled {
                 do {
+                    if reconnecting {
+                        try await waitToReconnect(TimeInterval(delay(wait, afterFailures: failures)) / 1000, closing: closing)
+                    }
                     let stream = try await client.stream(Resuming(base: endpoint, lastEventID: lastEventID))
                     // The server's way to say "no more": stop reconnecting.
                     if stream.response.statusCode == 204 { break }
@@ -72,12 +77,22 @@ enum EventSource {
                     continuation.finish(throwing: error is CancellationError || Task.isCancelled ? nil : error)
                     return
                 }
-                try? await Task.sleep(nanoseconds: (TimeInterval(delay(wait, afterFailures: failures)) / 1000).nanoseconds)
+                reconnecting = true
             }
             continuation.finish()
         }
         continuation.onTermination = { _ in task.cancel() }
         return events
+    }
+
+    /// Waits `seconds` before reconnecting; as the client stops (when it tells, `closing`), the
+    /// wait ends with ``EndpointKitError/clientInvalidated``, as the next connection would.
+    private static func waitToReconnect(_ seconds: TimeInterval, closing: (any ClosingAwareClient)?) async throws {
+        if let closing {
+            try await closing.waitWhileOpen(seconds)
+        } else {
+            try await Task.sleep(nanoseconds: seconds.nanoseconds)
+        }
     }
 
     /// The wait before reconnecting, in milliseconds: the server's reconnection time `wait`;

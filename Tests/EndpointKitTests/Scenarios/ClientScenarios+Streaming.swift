@@ -18,6 +18,7 @@ extension ClientScenarios {
             ("stream refused status, trickling body", streamRefusedTricklingBody),
             ("events reconnect after a timeout", eventsReconnectAfterATimeout),
             ("events back off from a server that is down", eventsBackOff),
+            ("events waiting to reconnect end as the client stops", eventsEndAsTheClientStops),
             ("lines and events longer than the body limit", endlessLine),
             ("stream silent past the timeout", streamSilentPastTheTimeout),
             ("stream chunks kept past later reads", streamChunksKept),
@@ -127,6 +128,37 @@ extension ClientScenarios {
                 XCTAssertTrue((2...9).contains(requests), "\(name): \(key): \(requests) connections in 1.2 s")
             }
         }
+    }
+
+    /// A feed waiting to reconnect (the server asked for a minute) ends with
+    /// `clientInvalidated` as its client stops, at once, as its next connection would: it did
+    /// not wait out the minute, holding up a service's shutdown.
+    func eventsEndAsTheClientStops(_ server: TestServer, _: FaultRoutes) async throws {
+        let client = makeClient(Options().configuration(baseURL: server.baseURL))
+        let received = Guarded<[String]>([])
+        let reading = Task {
+            let endpoint = PathEndpoint(path: "sse-retry", query: [URLQueryItem(name: "ms", value: "60000")])
+            for try await event in client.events(endpoint) { received.withLock { $0.append(event.data) } }
+        }
+        let watchdog = Task {
+            try await Task.sleep(nanoseconds: 10_000_000_000)
+            reading.cancel()
+        }
+        for _ in 0..<200 where received.withLock({ $0 }).isEmpty { try await Task.sleep(nanoseconds: 10_000_000) }
+        // Time for the connection to end and the wait to begin.
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let stopping = Date()
+        try await client.shutdown()
+        do {
+            try await reading.value
+            XCTFail("\(name): expected clientInvalidated")
+        } catch EndpointKitError.clientInvalidated {}
+        watchdog.cancel()
+        let waited = Date().timeIntervalSince(stopping)
+        XCTAssertLessThan(waited, 2, "\(name): the feed ended \(waited) s after the client stopped")
+        XCTAssertEqual(received.withLock { $0 }, ["once"], name)
+        XCTAssertEqual(server.requests.filter { $0.path == "/sse-retry" }.count, 1, "\(name): reconnected")
+        await close(client)
     }
 
     /// Server-Sent Events reconnect when a connection times out (its head late, or, with
