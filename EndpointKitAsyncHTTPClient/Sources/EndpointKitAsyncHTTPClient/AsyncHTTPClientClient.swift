@@ -170,7 +170,8 @@ public final class AsyncHTTPClientClient: Client {
     }
 
     /// Stops the client gracefully: new calls (and retries, those waiting to be sent among them,
-    /// and calls waiting for a place in their host's queue) fail with
+    /// calls waiting for a place in their host's queue, and Server-Sent Events feeds waiting to
+    /// reconnect) fail with
     /// ``EndpointKit/EndpointKitError/clientInvalidated`` at once, requests in flight (a
     /// stream's until its body is read or dropped) may finish within `gracePeriod`, then an
     /// owned `HTTPClient` is shut down, which fails any still running. Calling it again does

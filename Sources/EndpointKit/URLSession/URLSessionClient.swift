@@ -163,8 +163,8 @@ open class URLSessionClient: Client, @unchecked Sendable {
     }
 
     /// Stops the client: calls made from now on fail with ``EndpointKitError/clientInvalidated``,
-    /// and so, at once, do retries waiting to be sent and calls waiting for a place in their
-    /// host's queue (``ConcurrencyLimit``).
+    /// and so, at once, do retries waiting to be sent, calls waiting for a place in their
+    /// host's queue (``ConcurrencyLimit``) and Server-Sent Events feeds waiting to reconnect.
     ///
     /// - Parameter cancellingTasks: `true` cancels the calls in flight (they fail with
     ///   `CancellationError` only if the caller cancelled; otherwise with a transport error);
