@@ -50,6 +50,27 @@ if grep -n '^[a-z_]*:\$' "$suppressions"; then
 fi
 export TSAN_OPTIONS="suppressions=$PWD/$suppressions${TSAN_OPTIONS:+ $TSAN_OPTIONS}"
 
+# Foundation on Linux keeps HTTPCookieStorage.shared in a file for each program's folder (every
+# debug build shares ~/.local/share/debug/.cookies.shared): a cookie a test left there would go
+# out with later programs' requests to that host, whatever the port. Lists what the files hold
+# (domain and name, never a value), so that the run can show it added nothing.
+cookies_kept() {
+  python3 - <<'PY'
+import glob, os, plistlib
+home = os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")
+for path in sorted(glob.glob(os.path.join(home, "*", ".cookies.*"))):
+    try:
+        with open(path, "rb") as file:
+            names = plistlib.load(file)
+    except Exception:
+        continue
+    for name in sorted(names):
+        print(f"{path}: {name}")
+PY
+}
+cookies_before=$(mktemp)
+cookies_kept >"$cookies_before"
+
 step "EndpointKit: library build, warnings as errors"
 swift build $fresh --target EndpointKit -Xswiftc -warnings-as-errors
 swift build $fresh --target EndpointKitTesting -Xswiftc -warnings-as-errors
@@ -88,4 +109,11 @@ rm -f "$smoke"
 
 step "Example: the README's example command (in the shared build folder)"
 swift run $fresh --package-path Example --scratch-path "$shared" book-demo
+step "No cookie left in Foundation's shared cookie storage by the run"
+left=$(cookies_kept | grep -vxF -f "$cookies_before" || true)
+rm -f "$cookies_before"
+if [ -n "$left" ]; then
+  printf 'Cookies the run left, which later programs would send:\n%s\n' "$left" >&2
+  exit 1
+fi
 step "All passed"

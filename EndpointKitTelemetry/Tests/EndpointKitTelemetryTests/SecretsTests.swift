@@ -24,15 +24,22 @@ final class SecretsTests: XCTestCase {
         ("user-named header", "s3cr3t-apikey"), ("request body", "s3cr3t-reqbody"), ("response body", "s3cr3t-resbody"),
     ]
 
-    /// The clients, each sending the secret header fields with every request.
+    /// The clients, each sending the secret header fields with every request, and each keeping
+    /// the cookie the redirect path sets (sent with the next call) in a jar of its own: in
+    /// `HTTPCookieStorage.shared`, on Linux a file, it outlived the run and went out with every
+    /// later program's requests to 127.0.0.1, whatever the port.
     static let clients: [(String, TelemetryTests.MakeClient)] = {
         let headers = ["Authorization": "Bearer s3cr3t-auth", "Cookie": "session=s3cr3t-cookie", "X-Api-Key": "s3cr3t-apikey"]
         return [
             ("URLSessionClient", {
-                URLSessionClient(requestAdapter: BaseRequestAdapter(baseURL: $0, headers: headers), monitors: $1, retryPolicy: .fast, timeout: 0.5)
+                URLSessionClient(
+                    requestAdapter: BaseRequestAdapter(baseURL: $0, headers: headers), monitors: $1, retryPolicy: .fast, timeout: 0.5,
+                    cookieStorage: CookieJar())
             }),
             ("AsyncHTTPClientClient", {
-                AsyncHTTPClientClient(requestAdapter: BaseRequestAdapter(baseURL: $0, headers: headers), monitors: $1, retryPolicy: .fast, timeout: 0.5)
+                AsyncHTTPClientClient(
+                    requestAdapter: BaseRequestAdapter(baseURL: $0, headers: headers), monitors: $1, retryPolicy: .fast, timeout: 0.5,
+                    cookieStorage: CookieJar())
             }),
         ]
     }()
