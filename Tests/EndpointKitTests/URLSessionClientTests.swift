@@ -199,7 +199,9 @@ final class URLSessionClientTests: ServerTestCase {
     /// it back; a configuration that neither sends nor accepts cookies sends none. On Linux
     /// the client itself keeps them, and Foundation's own reading of every header line is off.
     func testTheConfigurationsCookieStorageKeepsAndSendsCookies() async throws {
-        let storage = HTTPCookieStorage.shared
+        // Not the shared storage, which the client on Linux replaces (see the next test). A
+        // group's storage is a file there too: one name, emptied before and after.
+        let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "EndpointKitTests")
         let forget = {
             for cookie in storage.cookies(for: self.server.baseURL) ?? [] { storage.deleteCookie(cookie) }
         }
@@ -229,6 +231,37 @@ final class URLSessionClientTests: ServerTestCase {
         XCTAssertNil(unsent.headers["cookie"])
         XCTAssertEqual(storage.cookies(for: server.baseURL)?.map(\.value), ["c1"])
     }
+
+    #if canImport(FoundationNetworking)
+        /// On Linux `HTTPCookieStorage.shared` is a file that every program run from a folder of
+        /// the same name shares: with the default configuration, which names it, the client keeps
+        /// cookies in memory for itself. It sends them back, another client never sees them, and
+        /// nothing reaches the shared storage, unless it is given as `cookieStorage`.
+        func testTheDefaultClientKeepsCookiesInMemoryForItself() async throws {
+            let shared = HTTPCookieStorage.shared
+            let forget = { for cookie in shared.cookies(for: self.server.baseURL) ?? [] { shared.deleteCookie(cookie) } }
+            forget()
+            defer { forget() }
+            let first = URLSessionClient(baseURL: server.baseURL)
+            defer { first.invalidate() }
+            _ = try await first.request(EchoEndpoint(path: "cookies/set", query: [URLQueryItem(name: "session", value: "m1")]))
+            let later = try await first.request(EchoEndpoint())
+            XCTAssertEqual(later.headers["cookie"], "session=m1")
+            XCTAssertEqual(shared.cookies(for: server.baseURL)?.map(\.name) ?? [], [])
+
+            let second = URLSessionClient(baseURL: server.baseURL)
+            defer { second.invalidate() }
+            let other = try await second.request(EchoEndpoint())
+            XCTAssertNil(other.headers["cookie"])
+
+            let asked = URLSessionClient(baseURL: server.baseURL, cookieStorage: shared)
+            defer { asked.invalidate() }
+            _ = try await asked.request(EchoEndpoint(path: "cookies/set", query: [URLQueryItem(name: "session", value: "s2")]))
+            XCTAssertEqual(shared.cookies(for: server.baseURL)?.map(\.value), ["s2"])
+            let still = try await first.request(EchoEndpoint())
+            XCTAssertEqual(still.headers["cookie"], "session=m1")
+        }
+    #endif
 
     func testCompletionRunsOnTheGivenQueue() async throws {
         let queue = DispatchQueue(label: "test.completion")

@@ -30,8 +30,9 @@ public struct ClientConfiguration: Sendable {
     public var cache: HTTPCache?
     /// Where cookies that responses set are kept and taken from for later requests. `nil`
     /// leaves the client's own default: none for the AsyncHTTPClient-backed client, the session
-    /// configuration's storage (`HTTPCookieStorage.shared` unless changed) for `URLSessionClient`.
-    /// A ``CookieJar`` keeps them in memory for this client alone.
+    /// configuration's storage (`HTTPCookieStorage.shared` unless changed) for `URLSessionClient`,
+    /// which on Linux keeps cookies in memory for itself instead of in that shared one (a file
+    /// there). A ``CookieJar`` keeps them in memory for this client alone.
     public var cookieStorage: (any CookieStore)?
     /// How the client protects itself and the services it calls under failure and load; a
     /// retry budget alone by default.

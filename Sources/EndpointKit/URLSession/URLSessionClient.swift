@@ -69,8 +69,9 @@ open class URLSessionClient: Client, @unchecked Sendable {
     ///   - overload: Retry budget, circuit breaker, concurrency limit and hedging
     ///     (``OverloadPolicy``); a retry budget alone by default.
     ///   - cookieStorage: Where cookies are kept; `nil` keeps `configuration`'s
-    ///     (`HTTPCookieStorage.shared` unless changed). A ``CookieJar`` keeps them in memory
-    ///     for this client alone (see ``ClientConfiguration/cookieStorage``).
+    ///     (`HTTPCookieStorage.shared` unless changed; on Linux, where that one is a file shared
+    ///     by other programs, a ``CookieJar`` of this client's own instead). A ``CookieJar``
+    ///     keeps them in memory for this client alone (see ``ClientConfiguration/cookieStorage``).
     public init(
         requestAdapter: any RequestAdapter,
         configuration: URLSessionConfiguration = .endpointKitDefault,

@@ -84,8 +84,9 @@ extension ClientScenarios {
     }
 
     /// A login's shape (httpbin's `/cookies/set`): a `302` sets two cookies and redirects;
-    /// the redirected request and later calls carry them back. The client keeps cookies in
-    /// `HTTPCookieStorage.shared` (URLSession's default; AsyncHTTPClientClient is given it).
+    /// the redirected request and later calls carry them back. The client keeps cookies where
+    /// its default configuration says (URLSessionClient: `HTTPCookieStorage.shared`, on Linux a
+    /// jar of its own instead; AsyncHTTPClientClient is given the shared storage).
     func cookiesSetOnARedirect(_ server: TestServer, _: FaultRoutes) async throws {
         // On Linux the shared storage is also a file: start and end with none for this host.
         let forget = {
