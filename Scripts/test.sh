@@ -109,6 +109,7 @@ rm -f "$smoke"
 
 step "Example: the README's example command (in the shared build folder)"
 swift run $fresh --package-path Example --scratch-path "$shared" book-demo
+
 step "No cookie left in Foundation's shared cookie storage by the run"
 left=$(cookies_kept | grep -vxF -f "$cookies_before" || true)
 rm -f "$cookies_before"
@@ -116,4 +117,5 @@ if [ -n "$left" ]; then
   printf 'Cookies the run left, which later programs would send:\n%s\n' "$left" >&2
   exit 1
 fi
+
 step "All passed"

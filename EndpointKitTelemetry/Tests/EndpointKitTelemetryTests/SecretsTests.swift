@@ -25,9 +25,9 @@ final class SecretsTests: XCTestCase {
     ]
 
     /// The clients, each sending the secret header fields with every request, and each keeping
-    /// the cookie the redirect path sets (sent with the next call) in a jar of its own: in
-    /// `HTTPCookieStorage.shared`, on Linux a file, it outlived the run and went out with every
-    /// later program's requests to 127.0.0.1, whatever the port.
+    /// the cookie the redirect path sets (sent with the next call) in a jar of its own, never in
+    /// `HTTPCookieStorage.shared`: on Linux a file, where it outlived the run and went out with
+    /// every later program's requests to 127.0.0.1, whatever the port.
     static let clients: [(String, TelemetryTests.MakeClient)] = {
         let headers = ["Authorization": "Bearer s3cr3t-auth", "Cookie": "session=s3cr3t-cookie", "X-Api-Key": "s3cr3t-apikey"]
         return [

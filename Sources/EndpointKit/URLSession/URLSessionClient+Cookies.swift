@@ -16,8 +16,8 @@ extension URLSessionClient {
     /// client's own in place of `HTTPCookieStorage.shared` (the default one). The shared storage
     /// there is a file that every program run from a folder of the same name reads and writes
     /// (`~/.local/share/release/.cookies.shared`), so one service's session cookies would go
-    /// out with another's requests, and sit on disk readable by others; it stays in use when it
-    /// is given as `storage`. Foundation there also reads every line of every response head
+    /// out with another's requests, and sit on disk (mode 644); it stays in use when it is given
+    /// as `storage`. Foundation there also reads every line of every response head
     /// for cookies, through `NSString`, on the queue that runs all of a session's transfers: a
     /// large part of a small GET's CPU (measured in the Linux notes). The client reads only the
     /// `Set-Cookie` fields, once a response. Whenever the session keeps no cookies, its cookie
@@ -28,9 +28,8 @@ extension URLSessionClient {
     ) -> (any CookieStore)? {
         #if canImport(FoundationNetworking)
             let accepts = session.httpShouldSetCookies && session.httpCookieAcceptPolicy != .never
-            let kept =
-                storage
-                ?? (accepts ? session.httpCookieStorage.map { $0 === HTTPCookieStorage.shared ? CookieJar() : $0 as any CookieStore } : nil)
+            let configured = accepts ? session.httpCookieStorage : nil
+            let kept = storage ?? configured.map { $0 === HTTPCookieStorage.shared ? CookieJar() : $0 as any CookieStore }
         #else
             var kept = storage
             if let foundation = storage as? HTTPCookieStorage { (session.httpCookieStorage, kept) = (foundation, nil) }
