@@ -52,9 +52,8 @@ final class CookieJarTests: XCTestCase {
     func testFoundationStorageRefusesATopLevelDomainToo() {
         // On Linux a group's storage is a file: one name, emptied before and after.
         let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "EndpointKitTests")
-        let empty = { for cookie in storage.cookies ?? [] { storage.deleteCookie(cookie) } }
-        empty()
-        defer { empty() }
+        storage.deleteCookies()
+        defer { storage.deleteCookies() }
         storage.keepCookies(setBy: ["tld=1; Domain=com; Path=/", "wide=2; Domain=example.com; Path=/", "host=3; Path=/"], from: api)
         XCTAssertEqual(storage.cookiesToSend(to: URL(string: "https://other.com/")!).map(\.name), [])
         XCTAssertEqual(storage.cookiesToSend(to: URL(string: "https://api.example.com/")!).map(\.name).sorted(), ["host", "wide"])
@@ -67,9 +66,8 @@ final class CookieJarTests: XCTestCase {
     /// deleted (`a=; Expires=Thu, 01-Jan-1970 00:00:00 GMT; Max-Age=0`) with an empty one.
     func testFoundationStorageEndsCookiesByMaxAge() {
         let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "EndpointKitTests")
-        let empty = { for cookie in storage.cookies ?? [] { storage.deleteCookie(cookie) } }
-        empty()
-        defer { empty() }
+        storage.deleteCookies()
+        defer { storage.deleteCookies() }
         let root = URL(string: "https://api.example.com/")!
         storage.keepCookies(
             setBy: ["a=1; Path=/", "b=2; Max-Age=60; Path=/", "gone=3; Max-Age=0; Path=/", "past=4; Max-Age=-5; Path=/"], from: api)

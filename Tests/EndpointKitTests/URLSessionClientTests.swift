@@ -202,11 +202,8 @@ final class URLSessionClientTests: ServerTestCase {
         // Not the shared storage, which the client on Linux replaces (see the next test). A
         // group's storage is a file there too: one name, emptied before and after.
         let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "EndpointKitTests")
-        let forget = {
-            for cookie in storage.cookies(for: self.server.baseURL) ?? [] { storage.deleteCookie(cookie) }
-        }
-        forget()
-        defer { forget() }
+        storage.deleteCookies(for: server.baseURL)
+        defer { storage.deleteCookies(for: server.baseURL) }
         let configuration = URLSessionConfiguration.endpointKitDefault
         configuration.httpCookieStorage = storage
         let keeping = URLSessionClient(baseURL: server.baseURL, configuration: configuration)
@@ -239,9 +236,8 @@ final class URLSessionClientTests: ServerTestCase {
         /// nothing reaches the shared storage, unless it is given as `cookieStorage`.
         func testTheDefaultClientKeepsCookiesInMemoryForItself() async throws {
             let shared = HTTPCookieStorage.shared
-            let forget = { for cookie in shared.cookies(for: self.server.baseURL) ?? [] { shared.deleteCookie(cookie) } }
-            forget()
-            defer { forget() }
+            shared.deleteCookies(for: server.baseURL)
+            defer { shared.deleteCookies(for: server.baseURL) }
             let first = URLSessionClient(baseURL: server.baseURL)
             defer { first.invalidate() }
             _ = try await first.request(EchoEndpoint(path: "cookies/set", query: [URLQueryItem(name: "session", value: "m1")]))

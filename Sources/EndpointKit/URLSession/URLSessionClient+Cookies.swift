@@ -17,12 +17,12 @@ extension URLSessionClient {
     /// there is a file that every program run from a folder of the same name reads and writes
     /// (`~/.local/share/release/.cookies.shared`), so one service's session cookies would go
     /// out with another's requests, and sit on disk (mode 644); it stays in use when it is given
-    /// as `storage`. Foundation there also reads every line of every response head
-    /// for cookies, through `NSString`, on the queue that runs all of a session's transfers: a
-    /// large part of a small GET's CPU (measured in the Linux notes). The client reads only the
-    /// `Set-Cookie` fields, once a response. Whenever the session keeps no cookies, its cookie
-    /// handling is off, `.never` included: without it Foundation on Linux still reads every
-    /// line, and drops what it finds.
+    /// as `storage`. Foundation there also reads every line of every response head for cookies,
+    /// through `NSString`, on the queue that runs all of a session's transfers: a large part of
+    /// a small GET's CPU (measured in the Linux notes). The client reads only the `Set-Cookie`
+    /// fields, once a response. Whenever the session keeps no cookies, its cookie handling is
+    /// off, `.never` included: without it Foundation on Linux still reads every line, and drops
+    /// what it finds.
     static func cookieStoreKeptByTheClient(
         _ storage: (any CookieStore)?, settingUp session: URLSessionConfiguration
     ) -> (any CookieStore)? {
