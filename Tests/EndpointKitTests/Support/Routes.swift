@@ -188,6 +188,11 @@ enum Routes {
         case "/early-hangup":
             // Closed at its head, without an answer, while a body may still be on its way.
             await response.close()
+        case "/head-cut":
+            // A status line and a field, then the connection closed before the blank line that
+            // ends a head: a server process that died, or a device reset, as it answered.
+            try await response.raw(Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n".utf8))
+            await response.close()
         case "/empty-encoded":
             // An empty body labelled with a coding (`coding`), as some frameworks send: nothing to decode.
             try await response.send(headers: [("Content-Encoding", request.queryItems["coding"] ?? "gzip")])
