@@ -14,7 +14,10 @@ extension URLError {
     /// at all ("Empty reply from server", `.badServerResponse`). A connection that could not be
     /// made for any cause but a refusal ("Failed to connect to … Couldn't connect to server":
     /// no route to the host, or a reset as it was accepted, `.unknown`) is
-    /// `.cannotConnectToHost`, as a refused one is. A TLS failure is typed by
+    /// `.cannotConnectToHost`, as a refused one is. A body that is not in the coding its
+    /// `Content-Encoding` names ("Error while processing content unencoding: incorrect header
+    /// check", `.unknown`) is `.cannotDecodeContentData`, as on Apple platforms and as
+    /// AsyncHTTPClientClient types it. A TLS failure is typed by
     /// ``TLSFailure``. The words are kept. A response head Foundation could not read (libcurl's
     /// "Failed writing header", `.unknown`) is `.cannotParseResponse`, saying what it balks at;
     /// so is one libcurl refused as not HTTP, as AsyncHTTPClientClient types it: a bad
@@ -98,5 +101,7 @@ extension URLError {
         (.badServerResponse, ["empty reply from server"], .networkConnectionLost),
         // A connection reset as it is made can leave libcurl without its peer's address.
         (.unknown, ["failed to connect to", "couldn't connect to server", "transport endpoint is not connected"], .cannotConnectToHost),
+        // A body that is not in the coding its `Content-Encoding` names.
+        (.unknown, ["error while processing content unencoding"], .cannotDecodeContentData),
     ]
 }

@@ -127,6 +127,15 @@ extension ClientScenarios {
         XCTAssertTrue(outcomes.contains("GZIP: decoded"), name)
         XCTAssertTrue(outcomes.contains("x-custom: refused"), name)
         print("\(name) content codings: \(outcomes.joined(separator: ", "))")
+        // A body that is not in the coding its head names cannot be decoded, and says so.
+        try await with(server, Options(timeout: 10)) { client in
+            for coding in ["gzip", "deflate"] {
+                let endpoint = GetBook(path: "encoded", query: [.init(name: "coding", value: coding), .init(name: "plain", value: "1")])
+                await expectTransportFailure(name: "\(name), plain JSON labelled \(coding)", .cannotDecodeContentData) {
+                    _ = try await client.request(endpoint)
+                }
+            }
+        }
     }
 
     /// An endpoint that accepts `304` and leaves every other status to the default validation.

@@ -123,9 +123,11 @@ enum Routes {
             }
         case "/encoded":
             // The book under each `Content-Encoding` as servers send it; `x-custom` is plain
-            // JSON under a coding no client knows, so reading it as JSON would be wrong.
+            // JSON under a coding no client knows, so reading it as JSON would be wrong. With
+            // `plain`, plain JSON whatever the coding says (a server that labels it wrongly).
             let coding = request.queryItems["coding"] ?? "identity"
-            let body = encodedBooks[coding].flatMap { Data(base64Encoded: $0) } ?? Data(#"{"id":1,"title":"Dune","author":{"name":"Frank Herbert"}}"#.utf8)
+            let encoded = request.queryItems["plain"] == nil ? encodedBooks[coding] : nil
+            let body = encoded.flatMap { Data(base64Encoded: $0) } ?? Data(#"{"id":1,"title":"Dune","author":{"name":"Frank Herbert"}}"#.utf8)
             try await response.send(headers: [("Content-Type", "application/json"), ("Content-Encoding", coding)], body: body)
         case "/gzip", "/deflate", "/raw-deflate":
             let body = Data(base64Encoded: ["/gzip": gzipBook, "/deflate": deflateBook][request.path] ?? rawDeflateBook) ?? Data()
