@@ -21,7 +21,8 @@ extension URLError {
     /// ``TLSFailure``. The words are kept. A response head Foundation could not read (libcurl's
     /// "Failed writing header", `.unknown`) is `.cannotParseResponse`, saying what it balks at;
     /// so is one libcurl refused as not HTTP, as AsyncHTTPClientClient types it: a bad
-    /// `Content-Length`, a NUL in a field, a line without a colon (`.unknown`), and a status
+    /// `Content-Length`, a NUL in a field, a line without a colon, a chunk size that is not
+    /// one ("Illegal or missing hexadecimal sequence in chunked-encoding", `.unknown`), a status
     /// code or version it does not know, or no head at all (`.unsupportedURL`, which names a
     /// URL scheme, not an answer). A header field over libcurl's 100 KiB limit, which it
     /// reports as "Out of memory", is `.cannotParseResponse` saying so (AsyncHTTPClient refuses
@@ -90,6 +91,8 @@ extension URLError {
     private static let notHTTPWords = [
         "invalid content-length", "nul byte in header", "header without colon", "unsupported response code",
         "unsupported http version", "received http/0.9",
+        // A chunk size that is not hexadecimal, or past 64 bits.
+        "in chunked-encoding",
     ]
 
     /// libcurl's words for a connection that broke or could not be made, with the code

@@ -181,11 +181,12 @@ extension ClientScenarios {
             "close-delimited", "http-1.0", "chunked-trailer", "early-hints", "no-reason", "no-reason-no-space", "no-space-after-colon", "utf8-header",
             "latin1-header", "two-lengths", "folded-header",
         ]
-        // Not HTTP, a head too large (a 150 kB field), or two lengths that differ: every client
+        // Not HTTP, a head too large (a 150 kB field), two lengths that differ, or a chunk size
+        // that is not one (`zz`) or past 64 bits: every client
         // refuses them, as an answer it could not parse.
         let notHTTP = [
             "negative-length", "nul-in-header", "line-without-colon", "four-digit-status", "http-3.0", "no-head", "huge-field",
-            "differing-lengths",
+            "differing-lengths", "bad-chunk-size", "huge-chunk-size",
         ]
         let unreadableForms = unreadableForms.union(notHTTP)
         try await with(server, Options(timeout: 10)) { client in

@@ -163,13 +163,21 @@ enum Routes {
                 "four-digit-status": "HTTP/1.1 2000 OK\r\nContent-Type: application/json\r\n" + length,
                 "http-3.0": "HTTP/3.0 200 OK\r\nContent-Type: application/json\r\n" + length,
                 "huge-field": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Note: \(String(repeating: "a", count: 150_000))\r\n" + length,
+                "bad-chunk-size": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n",
+                "huge-chunk-size": "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n",
                 // A service that is not HTTP at all, on the port the URL names.
                 "no-head": "SSH-2.0-OpenSSH_9.2\r\n",
             ]
             guard let form = query["form"], let start = forms[form] else { return try await response.send(status: 400) }
-            let body = form != "chunked-trailer" ? json
-                : String(head.utf8.count, radix: 16) + ";note=first\r\n\(head)\r\n"
-                    + String(tail.utf8.count, radix: 16) + "\r\n\(tail)\r\n0\r\nX-Checksum: 1\r\n\r\n"
+            let body =
+                switch form {
+                case "chunked-trailer":
+                    String(head.utf8.count, radix: 16) + ";note=first\r\n\(head)\r\n"
+                        + String(tail.utf8.count, radix: 16) + "\r\n\(tail)\r\n0\r\nX-Checksum: 1\r\n\r\n"
+                case "bad-chunk-size": "zz\r\n\(json)\r\n0\r\n\r\n"
+                case "huge-chunk-size": "ffffffffffffffffffff\r\n\(json)\r\n0\r\n\r\n"
+                default: json
+                }
             var bytes = Data((form == "no-head" ? start : start + "Connection: close\r\n\r\n" + body).utf8)
             if form == "latin1-header", let mark = bytes.range(of: Data("\u{FFFD}".utf8)) {
                 bytes.replaceSubrange(mark, with: [0xE9])  // é in Latin-1: not UTF-8
