@@ -17,6 +17,9 @@ final class ClientScenarioTests: XCTestCase {
             // without the space after its code, fails the transfer ("Failed writing header").
             // Nothing a client of URLSession can prevent.
             scenarios.fatalForms = ["chunked-trailer", "head-cut"]
+            // libcurl does not check that a gzip body's compressed data ends: one cut short is
+            // handed over as far as it could be decoded.
+            scenarios.refusesCutCompressedBodies = false
             scenarios.unreadableForms = ["latin1-header", "no-reason-no-space", "no-space-after-colon"]
         #endif
         try await scenarios.runAll()

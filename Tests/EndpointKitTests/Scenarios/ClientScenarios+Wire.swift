@@ -13,7 +13,7 @@ extension ClientScenarios {
             ("compressed bodies", compressedBodies), ("content encodings", contentEncodings), ("conditional GET", conditionalGet), ("framing forms", framingForms),
             ("odd status codes", oddStatusCodes), ("HEAD with a length", headWithALength), ("an empty body in a coding", emptyBodyInACoding),
             ("redirect location forms", redirectLocationForms), ("an upload refused early", uploadRefusedEarly), ("a hang-up without an answer", hangUpWithoutAnAnswer),
-            ("a head cut short", headCutShort),
+            ("a head cut short", headCutShort), ("a compressed body cut short", compressedBodyCutShort),
             ("a streamed POST is not labelled a form", streamedPostIsNotAForm),
             ("idle connections closed by the server", idleConnectionsClosed),
             ("default request headers", defaultRequestHeaders), ("a line break in a header", lineBreakInAHeader), ("cookies set on a redirect", cookiesSetOnARedirect),
@@ -416,6 +416,24 @@ extension ClientScenarios {
         // More with two attempts than with one (within an attempt, AsyncHTTPClientClient may
         // send a GET once more on a fresh connection, unless its resend pause holds it back).
         XCTAssertGreaterThan(sends.last ?? 0, sends.first ?? 0, "\(name): sent \(sends)")
+    }
+
+    /// A gzip body cut short inside its compressed data, whether its length says it is whole
+    /// or the connection's close ends it, is refused as a body that cannot be decoded, not
+    /// handed over as far as it came.
+    func compressedBodyCutShort(_ server: TestServer, _: FaultRoutes) async throws {
+        try await with(server, Options(timeout: 10)) { client in
+            for framing in ["length", "close"] {
+                let endpoint = BodyBytes(path: "gzip-cut", query: [.init(name: "framing", value: framing)])
+                do {
+                    let body = try await client.request(endpoint)
+                    XCTAssertFalse(refusesCutCompressedBodies, "\(name), \(framing): handed over \(body.count) bytes")
+                    XCTAssertLessThan(body.count, 1_000, "\(name), \(framing)")
+                } catch let EndpointKitError.transportFailed(_, underlying) where refusesCutCompressedBodies {
+                    XCTAssertEqual((underlying as? URLError)?.code, .cannotDecodeContentData, "\(name), \(framing): \(underlying)")
+                }
+            }
+        }
     }
 
     /// A POST whose body is streamed (a stream, or a file) and that names no `Content-Type`

@@ -48,6 +48,9 @@ struct ClientScenarios: Sendable {
     var unreadableForms: Set<String> = []
     /// Response forms that kill the process inside the client's HTTP stack, so are not sent.
     var fatalForms: Set<String> = []
+    /// Whether the client refuses a compressed body cut short inside its compressed data (or
+    /// hands over what it could decode, as libcurl does for `URLSessionClient` on Linux).
+    var refusesCutCompressedBodies = true
     /// Whether the client sends each chunk of a ``ProducedBody`` as it is produced (or reads
     /// the body first).
     var sendsProducedBodiesAsProduced = false

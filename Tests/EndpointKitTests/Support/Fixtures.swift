@@ -42,6 +42,16 @@ struct PathEndpoint: Endpoint {
     func makeRequest() throws -> URLRequest { try URLRequest(method, path, query: query) }
 }
 
+/// The body as it came, whatever the status.
+struct BodyBytes: Endpoint {
+    typealias Content = Data
+    let path: String
+    var query: [URLQueryItem] = []
+    func makeRequest() throws -> URLRequest { try URLRequest(.get, path, query: query) }
+    func validate(_ request: URLRequest?, response: HTTPURLResponse, data: Data?) throws {}
+    func content(from response: URLResponse?, with body: Data) throws -> Data { body }
+}
+
 /// Waits `seconds` on the server before it answers.
 struct SlowEndpoint: Endpoint {
     typealias Content = Void

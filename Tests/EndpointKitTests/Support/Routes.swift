@@ -198,6 +198,15 @@ enum Routes {
         case "/early-hangup":
             // Closed at its head, without an answer, while a body may still be on its way.
             await response.close()
+        case "/gzip-cut":
+            // A gzip body cut short inside its compressed data: a stored block of 1,000 bytes of
+            // which 600 are sent, framed by its length (`framing=length`, as a proxy that cut
+            // it sends it) or by the connection's close.
+            let body = Data([0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF, 1, 0xE8, 0x03, 0x17, 0xFC]) + Data(repeating: 0x61, count: 600)
+            let length = query["framing"] == "length" ? "Content-Length: \(body.count)\r\n" : ""
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Encoding: gzip\r\n\(length)Connection: close\r\n\r\n"
+            try await response.raw(Data(head.utf8) + body)
+            await response.close()
         case "/head-cut":
             // A status line and a field, then the connection closed before the blank line that
             // ends a head: a server process that died, or a device reset, as it answered.
