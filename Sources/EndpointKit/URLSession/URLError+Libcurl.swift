@@ -17,16 +17,16 @@ extension URLError {
     /// `.cannotConnectToHost`, as a refused one is. A body that is not in the coding its
     /// `Content-Encoding` names ("Error while processing content unencoding: incorrect header
     /// check", `.unknown`) is `.cannotDecodeContentData`, as on Apple platforms and as
-    /// AsyncHTTPClientClient types it. A TLS failure is typed by
-    /// ``TLSFailure``. The words are kept. A response head Foundation could not read (libcurl's
-    /// "Failed writing header", `.unknown`) is `.cannotParseResponse`, saying what it balks at;
-    /// so is one libcurl refused as not HTTP, as AsyncHTTPClientClient types it: a bad
-    /// `Content-Length`, a NUL in a field, a line without a colon, a chunk size that is not
-    /// one ("Illegal or missing hexadecimal sequence in chunked-encoding", `.unknown`), a status
-    /// code or version it does not know, or no head at all (`.unsupportedURL`, which names a
-    /// URL scheme, not an answer). A header field over libcurl's 100 KiB limit, which it
-    /// reports as "Out of memory", is `.cannotParseResponse` saying so (AsyncHTTPClient refuses
-    /// a head over 80 KiB with that code).
+    /// AsyncHTTPClientClient types it. A TLS failure is typed by ``TLSFailure``. The words are
+    /// kept. A response head Foundation could not read (libcurl's "Failed writing header",
+    /// `.unknown`) is `.cannotParseResponse`, saying what it balks at; so is one libcurl
+    /// refused as not HTTP, as AsyncHTTPClientClient types it: a bad `Content-Length`, a NUL
+    /// in a field, a line without a colon, a chunk size that is not one ("Illegal or missing
+    /// hexadecimal sequence in chunked-encoding", `.unknown`), a status code or version it does
+    /// not know, or no head at all (`.unsupportedURL`, which names a URL scheme, not an
+    /// answer). A header field over libcurl's 100 KiB limit, which it reports as "Out of
+    /// memory", is `.cannotParseResponse` saying so (AsyncHTTPClient refuses a head over 80 KiB
+    /// with that code).
     ///
     /// A URL whose host is an IPv6 address (`http://[::1]:8080/`) is `.badURL` on Linux before
     /// anything is sent, because Foundation compares libcurl's host (bracketed) with

@@ -182,8 +182,8 @@ extension ClientScenarios {
             "latin1-header", "two-lengths", "folded-header",
         ]
         // Not HTTP, a head too large (a 150 kB field), two lengths that differ, or a chunk size
-        // that is not one (`zz`) or past 64 bits: every client
-        // refuses them, as an answer it could not parse.
+        // that is not one (`zz`) or past 64 bits: every client refuses them, as an answer it
+        // could not parse.
         let notHTTP = [
             "negative-length", "nul-in-header", "line-without-colon", "four-digit-status", "http-3.0", "no-head", "huge-field",
             "differing-lengths", "bad-chunk-size", "huge-chunk-size",
