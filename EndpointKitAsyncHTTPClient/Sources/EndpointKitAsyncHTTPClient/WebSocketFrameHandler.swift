@@ -78,7 +78,14 @@ final class WebSocketFrameHandler: ChannelDuplexHandler {
         guard !closeReceived else { return }
         closeReceived = true
         var payload = payload
+        let short = payload.readableBytes == 1
         let code = payload.readInteger(as: UInt16.self).map(WebSocketCloseCode.init(rawValue:))
+        // RFC 6455 (5.5.1, 7.4): a close frame's body is empty or starts with a code that may
+        // be sent; anything else breaks the protocol, as any malformed frame does.
+        if short || code.map({ !$0.mayBeSent }) == true {
+            let broken = code.map { "the server closed with code \($0.rawValue), which is never sent" }
+            return refuse(.protocolError, broken ?? "the server's close frame has a one-byte body")
+        }
         let reason = payload.readString(length: payload.readableBytes) ?? ""
         inbox.finish(code: code ?? closeSent ?? .noStatusReceived, reason: reason)
         guard let context else { return }

@@ -40,7 +40,8 @@ struct WebSocketScenarios: Sendable {
         [
             ("echo text and binary", echo), ("adapters apply to the handshake", adaptersApply),
             ("dot segments in the path", dotSegments),
-            ("server closes with a code", serverCloses), ("client closes", clientCloses),
+            ("server closes with a code", serverCloses), ("a close frame that breaks the protocol", closeBreakingTheProtocol),
+            ("client closes", clientCloses),
             ("refused handshake", refusedHandshake), ("refused handshake, endless body", refusedHandshakeEndlessBody),
             ("refused handshake, trickling body", refusedHandshakeTricklingBody), ("dropped connection throws", droppedConnection),
             ("connection refused", connectionRefused), ("reset during the handshake", resetDuringTheHandshake),
@@ -145,6 +146,24 @@ struct WebSocketScenarios: Sendable {
                 XCTFail("\(name): send after the server closed succeeded")
             } catch EndpointKitError.webSocketClosed(_, let code) {
                 XCTAssertEqual(code, WebSocketCloseCode(rawValue: 4001), "\(name): the send's error names the server's code")
+            }
+        }
+    }
+
+    /// A close frame with a code that is never sent (1005, 1006, 1015, or outside 1000-4999)
+    /// or a body of one byte fails the socket as a protocol error (1002), as any frame that
+    /// breaks RFC 6455 does, instead of ending it as closed with that code.
+    func closeBreakingTheProtocol(_ server: TestServer) async throws {
+        try await with(server) { client in
+            for command in ["close 5000", "close 1005", "close 999", "close-short"] {
+                let socket = try await client.webSocket(SocketEndpoint())
+                try await socket.send(.text(command))
+                do {
+                    for try await message in socket { XCTFail("\(name), \(command): \(message)") }
+                    XCTFail("\(name), \(command): ended as closed with \(socket.closeCode.map { "\($0.rawValue)" } ?? "no code")")
+                } catch EndpointKitError.webSocketClosed(_, let code) {
+                    XCTAssertEqual(code, .protocolError, "\(name), \(command)")
+                }
             }
         }
     }

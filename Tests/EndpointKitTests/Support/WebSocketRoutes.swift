@@ -118,6 +118,10 @@ private final class WebSocketServerHandler: ChannelInboundHandler {
             buffer.writeInteger(UInt16(words[1]) ?? 1000)
             buffer.writeString(words.count > 2 ? words[2] : "")
             send(.connectionClose, buffer, context: context)
+        case "close-short":
+            // A close frame whose body is one byte: half a code, which RFC 6455 forbids.
+            closing = true
+            send(.connectionClose, ByteBuffer(bytes: [0x03]), context: context)
         case "drop":
             context.close(promise: nil)
         case "mute":
