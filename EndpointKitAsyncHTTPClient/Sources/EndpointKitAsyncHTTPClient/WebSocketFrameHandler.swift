@@ -81,7 +81,7 @@ final class WebSocketFrameHandler: ChannelDuplexHandler {
         let short = payload.readableBytes == 1
         let code = payload.readInteger(as: UInt16.self).map(WebSocketCloseCode.init(rawValue:))
         // RFC 6455 (5.5.1, 7.4): a close frame's body is empty or starts with a code that may
-        // be sent; anything else breaks the protocol, as any malformed frame does.
+        // be sent; anything else breaks the protocol, as the frames NIO refuses do.
         if short || code.map({ !$0.mayBeSent }) == true {
             let broken = code.map { "the server closed with code \($0.rawValue), which is never sent" }
             return refuse(.protocolError, broken ?? "the server's close frame has a one-byte body")

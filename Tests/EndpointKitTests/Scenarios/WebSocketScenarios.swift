@@ -151,8 +151,8 @@ struct WebSocketScenarios: Sendable {
     }
 
     /// A close frame with a code that is never sent (1005, 1006, 1015, or outside 1000-4999)
-    /// or a body of one byte fails the socket as a protocol error (1002), as any frame that
-    /// breaks RFC 6455 does, instead of ending it as closed with that code.
+    /// or a body of one byte fails the socket as a protocol error (1002), as a control frame
+    /// over 125 bytes does, instead of ending it as closed with that code.
     func closeBreakingTheProtocol(_ server: TestServer) async throws {
         try await with(server) { client in
             for command in ["close 5000", "close 1005", "close 999", "close-short"] {
