@@ -66,6 +66,8 @@ extension AsyncHTTPClientTransport {
             code = .badURL
         } else if decompressionFailure(error) != nil {
             code = .cannotDecodeContentData
+        } else if error is NIOHTTPClientUpgradeError {
+            code = .badServerResponse
         } else if text.contains("refused") || socketError(error).map({ unreachable.contains($0.errnoCode) }) == true {
             code = .cannotConnectToHost
         } else if text.contains("dns") || text.contains("resolve") || text.contains("unknown host") || text.contains("lookup") {
@@ -96,6 +98,7 @@ extension AsyncHTTPClientTransport {
         case .timedOut: "Timed out talking to \(place): \(reason)"
         case .cannotDecodeContentData: "The body from \(place) could not be decoded as its Content-Encoding says: \(reason)"
         case .cannotParseResponse: "The answer from \(place) is not valid HTTP: \(reason)"
+        case .badServerResponse: "The server at \(place) did not accept the WebSocket: \(reason)"
         default: "The exchange with \(place) failed: \(reason)"
         }
     }
@@ -108,6 +111,7 @@ extension AsyncHTTPClientTransport {
         if let error = error as? HTTPClientError { return error.shortDescription }
         if let error = error as? NIOHTTP2Errors.StreamClosed { return "its HTTP/2 stream was closed before the answer (\(error.errorCode))" }
         if let failure = decompressionFailure(error) { return failure }
+        if let error = error as? NIOHTTPClientUpgradeError { return upgradeFailure(error) }
         if let error = error as? HTTPParserError, error == .invalidEOFState { return "the server closed it before the answer was complete" }
         if error is HTTPParserError || error is ChannelError { return String(describing: error) }
         if case NIOSSLError.uncleanShutdown = error {
@@ -132,6 +136,15 @@ extension AsyncHTTPClientTransport {
     private static let unreachable: Set<Int32> = [EHOSTUNREACH, ENETUNREACH, EHOSTDOWN, ENETDOWN]
 
     /// What went wrong in AsyncHTTPClient's decompressor, when `error` is its.
+    /// Why NIO did not take a 101 as the WebSocket asked for (RFC 6455, 4.1).
+    private static func upgradeFailure(_ error: NIOHTTPClientUpgradeError) -> String {
+        switch error {
+        case .upgraderDeniedUpgrade: "its 101 has no Sec-WebSocket-Accept that answers the key sent"
+        case .responseProtocolNotFound: "its 101 switches to another protocol than websocket"
+        default: "its 101 came out of order (\(error))"
+        }
+    }
+
     private static func decompressionFailure(_ error: any Error) -> String? {
         switch error {
         case NIOHTTPDecompression.DecompressionError.inflationError(let status):

@@ -16,7 +16,7 @@ import NIOWebSocket
 /// face ``EndpointKit/WebSocket`` talks to.
 final class NIOWebSocketChannel: WebSocketChannel {
     private enum Upgrade: Sendable {
-        case accepted(NIOWebSocketChannel)
+        case accepted(NIOWebSocketChannel, subprotocol: String?)
         case refused(EventLoopFuture<(HTTPResponseHead, ByteBuffer)>)
     }
 
@@ -71,8 +71,8 @@ final class NIOWebSocketChannel: WebSocketChannel {
                 }
                 if Task.isCancelled { opened.withLock { $0 }?.close(promise: nil) }
                 switch try await upgrade.get() {
-                case .accepted(let channel):
-                    return WebSocket(request: request, channel: channel, inbox: inbox)
+                case .accepted(let channel, let subprotocol):
+                    return WebSocket(request: request, channel: channel, inbox: inbox, subprotocol: subprotocol)
                 case .refused(let answer):
                     let (head, body) = try await answer.get()
                     throw refusal(request, head: head, body: body)
@@ -131,17 +131,22 @@ final class NIOWebSocketChannel: WebSocketChannel {
         // large as a message. Protocol errors are the frame handler's to answer.
         let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
             maxFrameSize: maximumMessageSize, enableAutomaticErrorHandling: false
-        ) { channel, _ in
+        ) { channel, head in
             channel.eventLoop.makeCompletedFuture {
                 let operations = channel.pipeline.syncOperations
                 operations.removeHandler(refusedHandler.value, promise: nil)
+                // A subprotocol not offered fails the upgrade, and the connection is cut. Not
+                // before that handler is gone: frames that came with the 101 are passed on
+                // even then, and it takes HTTP parts only.
+                let chosen = head.headers["Sec-WebSocket-Protocol"]
+                let subprotocol = try WebSocket.checkedSubprotocol(chosen.isEmpty ? nil : chosen.joined(separator: ", "), offeredIn: request)
                 let handler = WebSocketFrameHandler(inbox: inbox, url: request.url)
                 try operations.addHandler(
                     NIOWebSocketFrameAggregator(
                         minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: .max,
                         maxAccumulatedFrameSize: maximumMessageSize))
                 try operations.addHandler(handler)
-                return .accepted(NIOWebSocketChannel(channel: channel, handler: handler, inbox: inbox, url: request.url))
+                return .accepted(NIOWebSocketChannel(channel: channel, handler: handler, inbox: inbox, url: request.url), subprotocol: subprotocol)
             }
         }
         let configuration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(

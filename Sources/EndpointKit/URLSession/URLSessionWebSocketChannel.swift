@@ -43,8 +43,16 @@ final class URLSessionWebSocketChannel: WebSocketChannel {
         let channel = URLSessionWebSocketChannel(task: task, delegate: delegate, inbox: inbox, url: request.url)
         task.resume()
         try await channel.handshake(request, timeout: timeout)
+        let chosen = (task.response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Sec-WebSocket-Protocol")
+        let subprotocol: String?
+        do {
+            subprotocol = try WebSocket.checkedSubprotocol(chosen, offeredIn: request)
+        } catch {
+            delegate.cancel(task)
+            throw error
+        }
         channel.receiveNext()
-        return WebSocket(request: request, channel: channel, inbox: inbox)
+        return WebSocket(request: request, channel: channel, inbox: inbox, subprotocol: subprotocol)
     }
 
     /// Waits for the handshake by sending a ping (answered once the socket is open).

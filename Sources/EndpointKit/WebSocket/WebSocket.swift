@@ -25,14 +25,21 @@ public final class WebSocket: AsyncSequence, Sendable {
 
     /// The handshake request as sent, after the client's request adapters.
     public let request: URLRequest
+    /// The subprotocol the server chose from those the request offered in its
+    /// `Sec-WebSocket-Protocol` field; `nil` when it chose none. A server that chooses one the
+    /// request did not offer fails the handshake with ``EndpointKitError/transportFailed(url:underlying:)``
+    /// (`URLError.badServerResponse`), as RFC 6455 (4.1) asks.
+    public let subprotocol: String?
     private let channel: any WebSocketChannel
     private let inbox: WebSocketInbox
     /// The pings of ``WebSocketEndpoint/pingInterval``, while the socket is open.
     private let keepAlive = Locked<Task<Void, Never>?>(nil)
 
-    /// Wraps an open channel. SPI for EndpointKit's client packages.
-    @_spi(Transport) public init(request: URLRequest, channel: any WebSocketChannel, inbox: WebSocketInbox) {
+    /// Wraps an open channel, whose handshake chose `subprotocol`. SPI for EndpointKit's client
+    /// packages.
+    @_spi(Transport) public init(request: URLRequest, channel: any WebSocketChannel, inbox: WebSocketInbox, subprotocol: String? = nil) {
         self.request = request
+        self.subprotocol = subprotocol
         self.channel = channel
         self.inbox = inbox
         inbox.attach(resume: { [channel] in channel.resumeReading() }, cancel: { [channel] in channel.cancel() })

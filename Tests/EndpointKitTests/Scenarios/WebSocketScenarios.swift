@@ -42,6 +42,7 @@ struct WebSocketScenarios: Sendable {
             ("dot segments in the path", dotSegments),
             ("server closes with a code", serverCloses), ("a close frame that breaks the protocol", closeBreakingTheProtocol),
             ("client closes", clientCloses),
+            ("a 101 that does not accept", answerThatDoesNotAccept), ("subprotocols", subprotocols),
             ("refused handshake", refusedHandshake), ("refused handshake, endless body", refusedHandshakeEndlessBody),
             ("refused handshake, trickling body", refusedHandshakeTricklingBody), ("dropped connection throws", droppedConnection),
             ("connection refused", connectionRefused), ("reset during the handshake", resetDuringTheHandshake),
@@ -269,6 +270,51 @@ struct WebSocketScenarios: Sendable {
             } catch let error as EndpointKitError {
                 XCTAssertEqual(error.statusCode, 404, "\(name): \(error)")
             }
+        }
+    }
+
+    /// A 101 whose `Sec-WebSocket-Accept` answers another key, or that switches to another
+    /// protocol, opens no socket (RFC 6455, 4.1): the call fails as a bad server response.
+    func answerThatDoesNotAccept(_ server: TestServer) async throws {
+        try await with(server) { client in
+            for (form, words) in [("wrong-accept", "Sec-WebSocket-Accept"), ("other-protocol", "another protocol")] {
+                await expectTransportFailure(name: "\(name), \(form)", .badServerResponse, saying: words) {
+                    _ = try await client.webSocket(SocketEndpoint(path: "upgrade-answer?form=\(form)"))
+                }
+            }
+        }
+    }
+
+    /// The subprotocol the server chose is the socket's; one the handshake did not offer
+    /// fails the call (RFC 6455, 4.1) without naming it (such fields can carry credentials),
+    /// and the connection is cut.
+    func subprotocols(_ server: TestServer) async throws {
+        struct Offering: WebSocketEndpoint {
+            var path: String
+            var offered: String?
+            func makeRequest() throws -> URLRequest {
+                try URLRequest(.get, path, headers: offered.map { ["Sec-WebSocket-Protocol": $0] } ?? [:])
+            }
+        }
+        try await with(server) { client in
+            let chosen = try await client.webSocket(Offering(path: "ws/subprotocol", offered: "chat.v2, chat.v1"))
+            XCTAssertEqual(chosen.subprotocol, "chat.v1", name)
+            await chosen.close()
+            let none = try await client.webSocket(Offering(path: "ws/subprotocol"))
+            XCTAssertNil(none.subprotocol, name)
+            await none.close()
+            for offered in ["chat.v1", nil] {
+                await expectTransportFailure(name: "\(name), offered \(offered ?? "none")", .badServerResponse, saying: "did not offer") {
+                    do {
+                        _ = try await client.webSocket(Offering(path: "ws/subprotocol-unoffered", offered: offered))
+                    } catch {
+                        XCTAssertFalse("\(error)".contains("not-offered"), "\(name): \(error)")
+                        throw error
+                    }
+                }
+            }
+            let cut = await server.waitForWebSocketEnds(["closed 1000", "closed 1000", "dropped", "dropped"], timeout: 10)
+            XCTAssertTrue(cut, "\(name): \(server.webSocketEnds)")
         }
     }
 

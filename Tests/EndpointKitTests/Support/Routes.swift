@@ -212,6 +212,14 @@ enum Routes {
             // ends a head: a server process that died, or a device reset, as it answered.
             try await response.raw(Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n".utf8))
             await response.close()
+        case "/upgrade-answer":
+            // A 101 that does not complete a WebSocket handshake: `form=wrong-accept`, its
+            // `Sec-WebSocket-Accept` answers another key; `form=other-protocol`, it switches to
+            // another protocol than the one asked for.
+            let upgrade = query["form"] == "other-protocol" ? "Upgrade: h2c\r\nConnection: Upgrade\r\n"
+                : "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"
+            try await response.raw(Data(("HTTP/1.1 101 Switching Protocols\r\n" + upgrade + "\r\n").utf8))
+            await response.close()
         case "/empty-encoded":
             // An empty body labelled with a coding (`coding`), as some frameworks send: nothing to decode.
             try await response.send(headers: [("Content-Encoding", request.queryItems["coding"] ?? "gzip")])

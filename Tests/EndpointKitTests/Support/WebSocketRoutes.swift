@@ -18,20 +18,22 @@ import NIOWebSocket
 /// At `/ws/greeting` the server writes, in the same segment as its 101, the text "welcome" and
 /// the text "fragmented" in two frames; at `/ws/greeting-then-close`, "welcome" and a close
 /// frame (4000, "bye"); at `/ws/greeting-then-drop`, "welcome", and then it closes the TCP
-/// connection without a closing handshake.
+/// connection without a closing handshake. At `/ws/subprotocol` and
+/// `/ws/subprotocol-unoffered` the 101 chooses a subprotocol (see `subprotocol(_:)`); at the
+/// latter, "welcome" comes in the same segment.
 enum WebSocketRoutes {
     static func upgrader(_ server: TestServer) -> NIOWebSocketServerUpgrader {
         NIOWebSocketServerUpgrader(
             maxFrameSize: 1 << 24,
             shouldUpgrade: { channel, head in
                 guard head.uri.hasPrefix("/ws/") else { return channel.eventLoop.makeSucceededFuture(nil) }
-                if head.uri.hasPrefix("/ws/greeting") {
+                if greets(head) {
                     // The 101 waits for the greeting, to go out in one segment with it.
                     try? channel.pipeline.syncOperations.handler(type: WriteCoalescer.self).arm()
                 }
                 let request = ReceivedRequest(method: head.method.rawValue, uri: head.uri, headers: head.headers, body: Data())
                 server.log.withLock { $0.requests.append(request) }
-                return channel.eventLoop.makeSucceededFuture(HTTPHeaders())
+                return channel.eventLoop.makeSucceededFuture(HTTPHeaders(subprotocol(head)))
             },
             upgradePipelineHandler: { channel, head in
                 channel.eventLoop.makeCompletedFuture {
@@ -41,7 +43,7 @@ enum WebSocketRoutes {
                     try operations.addHandler(
                         WebSocketServerHandler(
                             server: server, authorization: head.headers.first(name: "Authorization"), closing: closing))
-                    guard head.uri.hasPrefix("/ws/greeting") else { return }
+                    guard greets(head) else { return }
                     var frames = [WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: "welcome"))]
                     switch head.uri {
                     case "/ws/greeting":
@@ -59,6 +61,21 @@ enum WebSocketRoutes {
                     if head.uri == "/ws/greeting-then-drop" { channel.close(promise: nil) }
                 }
             })
+    }
+
+    /// Whether the 101 goes out with frames after it, in one segment.
+    private static func greets(_ head: HTTPRequestHead) -> Bool {
+        head.uri.hasPrefix("/ws/greeting") || head.uri == "/ws/subprotocol-unoffered"
+    }
+
+    /// The `Sec-WebSocket-Protocol` the server answers with: at `/ws/subprotocol`, the last
+    /// one offered (none if none was); at `/ws/subprotocol-unoffered`, `not-offered`, which no
+    /// handshake offers.
+    private static func subprotocol(_ head: HTTPRequestHead) -> [(String, String)] {
+        if head.uri == "/ws/subprotocol-unoffered" { return [("Sec-WebSocket-Protocol", "not-offered")] }
+        let offered = head.headers[canonicalForm: "Sec-WebSocket-Protocol"]
+        guard head.uri == "/ws/subprotocol", let last = offered.last else { return [] }
+        return [("Sec-WebSocket-Protocol", String(last))]
     }
 }
 
