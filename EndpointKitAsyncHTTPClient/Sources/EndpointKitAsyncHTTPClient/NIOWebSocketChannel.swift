@@ -141,6 +141,7 @@ final class NIOWebSocketChannel: WebSocketChannel {
                 let chosen = head.headers["Sec-WebSocket-Protocol"]
                 let subprotocol = try WebSocket.checkedSubprotocol(chosen.isEmpty ? nil : chosen.joined(separator: ", "), offeredIn: request)
                 let handler = WebSocketFrameHandler(inbox: inbox, url: request.url)
+                try operations.addHandler(WebSocketFrameCheck())
                 try operations.addHandler(
                     NIOWebSocketFrameAggregator(
                         minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: .max,

@@ -135,13 +135,15 @@ final class WebSocketFrameHandler: ChannelDuplexHandler {
         refuse(code, reason)
     }
 
-    /// The close code and reason that answer a peer's frame NIO could not take: too large for
-    /// ``NIOWebSocketChannel/maximumMessageSize``, or against the protocol.
+    /// The close code and reason that answer a peer's frame NIO or ``WebSocketFrameCheck``
+    /// could not take: too large for ``NIOWebSocketChannel/maximumMessageSize``, or against the
+    /// protocol.
     private static func refusal(_ error: any Error) -> (WebSocketCloseCode, String)? {
         let tooLarge = "message over \(NIOWebSocketChannel.maximumMessageSize >> 20) MiB"
         switch error {
         case NIOWebSocketError.invalidFrameLength: return (.messageTooBig, tooLarge)
         case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge: return (.messageTooBig, tooLarge)
+        case let breach as WebSocketFrameCheck.Breach: return (.protocolError, breach.reason)
         case is NIOWebSocketError, is NIOWebSocketFrameAggregator.Error: return (.protocolError, "\(error)")
         default: return nil
         }

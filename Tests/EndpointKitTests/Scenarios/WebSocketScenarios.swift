@@ -41,6 +41,7 @@ struct WebSocketScenarios: Sendable {
             ("echo text and binary", echo), ("adapters apply to the handshake", adaptersApply),
             ("dot segments in the path", dotSegments),
             ("server closes with a code", serverCloses), ("a close frame that breaks the protocol", closeBreakingTheProtocol),
+            ("frames that break the protocol", framesBreakingTheProtocol),
             ("client closes", clientCloses),
             ("a 101 that does not accept", answerThatDoesNotAccept), ("subprotocols", subprotocols),
             ("refused handshake", refusedHandshake), ("refused handshake, endless body", refusedHandshakeEndlessBody),
@@ -165,6 +166,28 @@ struct WebSocketScenarios: Sendable {
                 } catch EndpointKitError.webSocketClosed(_, let code) {
                     XCTAssertEqual(code, .protocolError, "\(name), \(command)")
                 }
+            }
+        }
+    }
+
+    /// A masked frame, a reserved bit (on a whole message or on a fragment) and an undefined
+    /// opcode fail the socket as protocol errors (1002), and the server is told so; nothing
+    /// after the frame is delivered.
+    func framesBreakingTheProtocol(_ server: TestServer) async throws {
+        try await with(server) { client in
+            let commands = ["masked", "reserved-bit", "reserved-bit-fragment", "undefined-opcode"]
+            for (index, command) in commands.enumerated() {
+                let socket = try await client.webSocket(SocketEndpoint())
+                try await socket.send(.text(command))
+                do {
+                    for try await message in socket { XCTFail("\(name), \(command): \(message)") }
+                    XCTFail("\(name), \(command): ended as closed with \(socket.closeCode.map { "\($0.rawValue)" } ?? "no code")")
+                } catch EndpointKitError.webSocketClosed(_, let code) {
+                    XCTAssertEqual(code, .protocolError, "\(name), \(command)")
+                }
+                let told = await waitUntil(timeout: 10) { server.webSocketEnds.count == index + 1 }
+                XCTAssertTrue(told, "\(name), \(command): \(server.webSocketEnds)")
+                XCTAssertEqual(server.webSocketEnds.last, "closed 1002", "\(name), \(command)")
             }
         }
     }

@@ -12,6 +12,8 @@ import NIOWebSocket
 /// - `authorization`: the server sends the handshake's `Authorization` header back;
 /// - `big N`: the server sends one binary frame of N bytes (`TransferRoutes.bytes(0..<N)`);
 /// - `not-utf8`: the server sends a text frame that is not UTF-8;
+/// - `masked`, `reserved-bit`, `reserved-bit-fragment`, `undefined-opcode`: the server sends a
+///   frame that breaks the protocol so, then the text "after" and a close (1000);
 /// - `mute`: the server answers nothing more (no echo, no pong), the connection left open, as
 ///   a peer that is gone without closing.
 ///
@@ -153,12 +155,39 @@ private final class WebSocketServerHandler: ChannelInboundHandler {
         case "big" where words.count == 2:
             let count = Int64(words[1]) ?? 0
             send(.binary, ByteBuffer(bytes: TransferRoutes.bytes(0..<count)), context: context)
+        case "masked", "reserved-bit", "reserved-bit-fragment", "undefined-opcode":
+            // A frame a server may not send (RFC 6455, 5.1, 5.2), then one it may, then a close.
+            closing = true
+            let after = [
+                WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: "after")),
+                WebSocketFrame(fin: true, opcode: .connectionClose, data: ByteBuffer(integer: UInt16(1000))),
+            ]
+            for frame in Self.breaking(text, context.channel.allocator) + after { context.write(wrapOutboundOut(frame), promise: nil) }
+            context.flush()
         case "not-utf8":
             send(.text, ByteBuffer(bytes: [0x63, 0x61, 0x66, 0xE9]), context: context)  // "café" in Latin-1
         case "authorization":
             send(.text, context.channel.allocator.buffer(string: authorization ?? "none"), context: context)
         default:
             send(.text, context.channel.allocator.buffer(string: text), context: context)
+        }
+    }
+
+    /// The frames of a command that breaks the protocol: for `reserved-bit-fragment`, a text
+    /// in two fragments, the second with a reserved bit set.
+    private static func breaking(_ command: String, _ allocator: ByteBufferAllocator) -> [WebSocketFrame] {
+        let data = allocator.buffer(string: command)
+        switch command {
+        case "masked": return [WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: data)]
+        case "reserved-bit": return [WebSocketFrame(fin: true, rsv1: true, opcode: .text, data: data)]
+        case "reserved-bit-fragment":
+            return [
+                WebSocketFrame(fin: false, opcode: .text, data: allocator.buffer(string: "frag")),
+                WebSocketFrame(fin: true, rsv2: true, opcode: .continuation, data: allocator.buffer(string: "ment")),
+            ]
+        default:
+            // Opcode 3 is reserved for data frames yet to be defined.
+            return WebSocketOpcode(encodedWebSocketOpcode: 3).map { [WebSocketFrame(fin: true, opcode: $0, data: data)] } ?? []
         }
     }
 
