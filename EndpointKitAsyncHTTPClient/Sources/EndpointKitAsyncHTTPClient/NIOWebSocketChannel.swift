@@ -135,9 +135,13 @@ final class NIOWebSocketChannel: WebSocketChannel {
             channel.eventLoop.makeCompletedFuture {
                 let operations = channel.pipeline.syncOperations
                 operations.removeHandler(refusedHandler.value, promise: nil)
-                // A subprotocol not offered fails the upgrade, and the connection is cut. Not
-                // before that handler is gone: frames that came with the 101 are passed on
-                // even then, and it takes HTTP parts only.
+                // A subprotocol not offered, or any extension, fails the upgrade, and the
+                // connection is cut. Not before that handler is gone: frames that came with
+                // the 101 are passed on even then, and it takes HTTP parts only.
+                if head.headers.contains(name: "Sec-WebSocket-Extensions") {
+                    throw WebSocket.handshakeFailure(
+                        "chose a WebSocket extension (Sec-WebSocket-Extensions), and AsyncHTTPClientClient offers none", request: request)
+                }
                 let chosen = head.headers["Sec-WebSocket-Protocol"]
                 let subprotocol = try WebSocket.checkedSubprotocol(chosen.isEmpty ? nil : chosen.joined(separator: ", "), offeredIn: request)
                 let handler = WebSocketFrameHandler(inbox: inbox, url: request.url)

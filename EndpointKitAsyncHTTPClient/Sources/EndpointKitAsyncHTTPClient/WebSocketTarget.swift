@@ -36,13 +36,14 @@ struct WebSocketTarget: Sendable {
     }
 
     /// The handshake's request head: the request's own headers, plus `Host` and the URL's
-    /// credentials.
+    /// credentials. Not an offer of extensions (`Sec-WebSocket-Extensions`): this client
+    /// speaks none, and a server that took one up would send frames it cannot read.
     func head(_ request: URLRequest) -> HTTPRequestHead {
         var headers = HTTPHeaders()
         let defaultPort = secure ? 443 : 80
         let name = host.contains(":") ? "[\(host)]" : host
         headers.add(name: "Host", value: port == defaultPort ? name : "\(name):\(port)")
-        for (field, value) in request.allHTTPHeaderFields ?? [:] where field.lowercased() != "host" {
+        for (field, value) in request.allHTTPHeaderFields ?? [:] where !["host", "sec-websocket-extensions"].contains(field.lowercased()) {
             headers.add(name: field, value: value)
         }
         if let url = request.url { headers.addCredentials(of: url) }

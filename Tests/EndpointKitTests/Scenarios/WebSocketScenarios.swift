@@ -43,7 +43,7 @@ struct WebSocketScenarios: Sendable {
             ("server closes with a code", serverCloses), ("a close frame that breaks the protocol", closeBreakingTheProtocol),
             ("frames that break the protocol", framesBreakingTheProtocol),
             ("client closes", clientCloses),
-            ("a 101 that does not accept", answerThatDoesNotAccept), ("subprotocols", subprotocols),
+            ("a 101 that does not accept", answerThatDoesNotAccept), ("subprotocols", subprotocols), ("extensions", extensions),
             ("refused handshake", refusedHandshake), ("refused handshake, endless body", refusedHandshakeEndlessBody),
             ("refused handshake, trickling body", refusedHandshakeTricklingBody), ("dropped connection throws", droppedConnection),
             ("connection refused", connectionRefused), ("reset during the handshake", resetDuringTheHandshake),
@@ -337,6 +337,32 @@ struct WebSocketScenarios: Sendable {
                 }
             }
             let cut = await server.waitForWebSocketEnds(["closed 1000", "closed 1000", "dropped", "dropped"], timeout: 10)
+            XCTAssertTrue(cut, "\(name): \(server.webSocketEnds)")
+        }
+    }
+
+    /// The client offers no extension (it speaks none), even when the request asks for one,
+    /// so the socket works with a server that would take it up; a 101 that chooses one all
+    /// the same fails the call, as RFC 6455 (4.1) asks, and the connection is cut.
+    func extensions(_ server: TestServer) async throws {
+        struct Offering: WebSocketEndpoint {
+            var path: String
+            func makeRequest() throws -> URLRequest {
+                try URLRequest(.get, path, headers: ["Sec-WebSocket-Extensions": "permessage-deflate; client_max_window_bits"])
+            }
+        }
+        try await with(server) { client in
+            let socket = try await client.webSocket(Offering(path: "ws/echo"))
+            XCTAssertNil(server.requests.last?.headers.first(name: "Sec-WebSocket-Extensions"), name)
+            try await socket.send(.text("plain"))
+            var iterator = socket.makeAsyncIterator()
+            let echoed = try await iterator.next()
+            XCTAssertEqual(echoed, .text("plain"), name)
+            await socket.close()
+            await expectTransportFailure(name: name, .badServerResponse, saying: "extension") {
+                _ = try await client.webSocket(SocketEndpoint(path: "ws/extension"))
+            }
+            let cut = await server.waitForWebSocketEnds(["closed 1000", "dropped"], timeout: 10)
             XCTAssertTrue(cut, "\(name): \(server.webSocketEnds)")
         }
     }

@@ -20,9 +20,9 @@ import NIOWebSocket
 /// At `/ws/greeting` the server writes, in the same segment as its 101, the text "welcome" and
 /// the text "fragmented" in two frames; at `/ws/greeting-then-close`, "welcome" and a close
 /// frame (4000, "bye"); at `/ws/greeting-then-drop`, "welcome", and then it closes the TCP
-/// connection without a closing handshake. At `/ws/subprotocol` and
-/// `/ws/subprotocol-unoffered` the 101 chooses a subprotocol (see `subprotocol(_:)`); at the
-/// latter, "welcome" comes in the same segment.
+/// connection without a closing handshake. At `/ws/subprotocol`, `/ws/subprotocol-unoffered`
+/// and `/ws/extension` the 101 chooses a subprotocol or an extension (see `chosen(_:)`); at
+/// the second, "welcome" comes in the same segment.
 enum WebSocketRoutes {
     static func upgrader(_ server: TestServer) -> NIOWebSocketServerUpgrader {
         NIOWebSocketServerUpgrader(
@@ -35,7 +35,7 @@ enum WebSocketRoutes {
                 }
                 let request = ReceivedRequest(method: head.method.rawValue, uri: head.uri, headers: head.headers, body: Data())
                 server.log.withLock { $0.requests.append(request) }
-                return channel.eventLoop.makeSucceededFuture(HTTPHeaders(subprotocol(head)))
+                return channel.eventLoop.makeSucceededFuture(HTTPHeaders(chosen(head)))
             },
             upgradePipelineHandler: { channel, head in
                 channel.eventLoop.makeCompletedFuture {
@@ -70,10 +70,11 @@ enum WebSocketRoutes {
         head.uri.hasPrefix("/ws/greeting") || head.uri == "/ws/subprotocol-unoffered"
     }
 
-    /// The `Sec-WebSocket-Protocol` the server answers with: at `/ws/subprotocol`, the last
-    /// one offered (none if none was); at `/ws/subprotocol-unoffered`, `not-offered`, which no
-    /// handshake offers.
-    private static func subprotocol(_ head: HTTPRequestHead) -> [(String, String)] {
+    /// What the 101 chooses: at `/ws/subprotocol`, the last subprotocol offered (none if none
+    /// was); at `/ws/subprotocol-unoffered`, `not-offered`, which no handshake offers; at
+    /// `/ws/extension`, the extension `permessage-deflate`, whether offered or not.
+    private static func chosen(_ head: HTTPRequestHead) -> [(String, String)] {
+        if head.uri == "/ws/extension" { return [("Sec-WebSocket-Extensions", "permessage-deflate")] }
         if head.uri == "/ws/subprotocol-unoffered" { return [("Sec-WebSocket-Protocol", "not-offered")] }
         let offered = head.headers[canonicalForm: "Sec-WebSocket-Protocol"]
         guard head.uri == "/ws/subprotocol", let last = offered.last else { return [] }

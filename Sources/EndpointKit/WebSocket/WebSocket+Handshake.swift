@@ -18,10 +18,16 @@ extension WebSocket {
         guard let chosen else { return nil }
         let offered = (request.value(forHTTPHeaderField: "Sec-WebSocket-Protocol") ?? "").split(separator: ",")
         if offered.contains(where: { $0.trimmingCharacters(in: .whitespaces) == chosen }) { return chosen }
+        throw handshakeFailure("chose a WebSocket subprotocol (Sec-WebSocket-Protocol) that the handshake did not offer", request: request)
+    }
+
+    /// The error of a 101 that opens no socket for `request`: ``EndpointKitError/transportFailed(url:underlying:)``
+    /// with `URLError.badServerResponse`, whose words are "The server at HOST port PORT" and
+    /// `what` it did. SPI for EndpointKit's client packages.
+    @_spi(Transport) public static func handshakeFailure(_ what: String, request: URLRequest) -> EndpointKitError {
         let place = request.url.map { "\($0.host ?? "the server") port \($0.effectivePort)" } ?? "the server"
-        let words = "The server at \(place) chose a WebSocket subprotocol (Sec-WebSocket-Protocol) that the handshake did not offer"
-        var details: [String: Any] = [NSLocalizedDescriptionKey: words]
+        var details: [String: Any] = [NSLocalizedDescriptionKey: "The server at \(place) \(what)"]
         details[NSURLErrorFailingURLErrorKey] = request.url
-        throw EndpointKitError.transportFailed(url: request.url, underlying: URLError(.badServerResponse, userInfo: details))
+        return .transportFailed(url: request.url, underlying: URLError(.badServerResponse, userInfo: details))
     }
 }
