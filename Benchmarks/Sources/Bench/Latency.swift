@@ -198,8 +198,8 @@ enum Latency {
     /// What loop and hammer ask for: the small JSON, or `BENCH_PATH` (e.g. `bytes?count=1048576`).
     static var profiledPath: String { ProcessInfo.processInfo.environment["BENCH_PATH"] ?? "json" }
 
-    /// The contender of loop and hammer whose name starts with `name`: a table row, a stream,
-    /// the raw delegate API or an OpenAPI row.
+    /// The contender of loop and hammer named `name`, or else the first whose name starts with
+    /// it: a table row, a stream, the raw delegate API or an OpenAPI row.
     static func named(_ name: String, baseURL: URL, httpClient: HTTPClient, ahcClient: AsyncHTTPClientClient) -> Contender? {
         let lists: [[Contender]] = [
             contenders(baseURL: baseURL, httpClient: httpClient, ahcClient: ahcClient),
@@ -208,8 +208,10 @@ enum Latency {
             sameFields(baseURL: baseURL, httpClient: httpClient), timeLimited(baseURL: baseURL, httpClient: httpClient),
             OpenAPIRows.contenders(baseURL: baseURL, httpClient: httpClient),
         ]
-        return lists.joined()
-            .first(where: { $0.name.lowercased().hasPrefix(name.lowercased()) })
+        // A whole name first: "EndpointKit, AsyncHTTPClientClient" also begins a timed row's.
+        let all = lists.joined()
+        return all.first(where: { $0.name.lowercased() == name.lowercased() })
+            ?? all.first(where: { $0.name.lowercased().hasPrefix(name.lowercased()) })
     }
 
     static func loop(client name: String, baseURL: URL, count: Int) async throws {

@@ -65,10 +65,11 @@ import Foundation
         request.httpBodyStream = nil
     }
 
-    /// Makes the task that sends this. A stream body is made here, fresh for every task, and
-    /// given as the request's `httpBodyStream`: Foundation on Linux then treats it as a known
-    /// body and drops libcurl's `Expect: 100-continue`, which otherwise stalls each streamed
-    /// upload for a second against servers that don't answer `100 Continue`.
+    /// Makes the task that sends this, with Foundation's idle timeout kept past the attempt's
+    /// time limit (see `URLRequest.idleTimeout(past:)`). A stream body is made here, fresh for
+    /// every task, and given as the request's `httpBodyStream`: Foundation on Linux then treats
+    /// it as a known body and drops libcurl's `Expect: 100-continue`, which otherwise stalls
+    /// each streamed upload for a second against servers that don't answer `100 Continue`.
     ///
     /// Throws ``EndpointKitError/transportFailed(url:underlying:)`` with `.unsupportedURL` for a
     /// URL that is not http or https (`URL.isHTTP`), and
@@ -78,6 +79,8 @@ import Foundation
     func makeTask(in session: URLSession) throws -> URLSessionTask {
         var request = request
         if let url = request.url?.schemeLowercased { request.url = url }
+        let idleTimeout = request.idleTimeout(past: timeout)
+        if request.timeoutInterval != idleTimeout { request.timeoutInterval = idleTimeout }
         if let url = request.url, let scheme = url.scheme, !url.isHTTP {
             let words = "unsupported URL: URLSessionClient speaks http and https, not \(scheme.lowercased())"
             throw EndpointKitError.transportFailed(

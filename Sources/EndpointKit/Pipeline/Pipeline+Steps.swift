@@ -93,14 +93,6 @@ extension Pipeline {
     static func prepared(_ outgoing: Outgoing, sending request: URLRequest) -> Outgoing {
         var outgoing = outgoing
         outgoing.request = request
-        // Foundation's idle timeout takes whole seconds (0 would mean none); keep it past ours.
-        if let idle = outgoing.timeout.map({ $0.rounded(.up) + 1 }), outgoing.request.timeoutInterval < idle {
-            outgoing.request.timeoutInterval = idle
-        }
-        // On Linux it becomes an Int of milliseconds: past about 68 years (`.infinity`, say) the
-        // transfer would crash the process, so it stops there, ours or the caller's.
-        let longest: TimeInterval = 2_147_483_648
-        if !(outgoing.request.timeoutInterval <= longest) { outgoing.request.timeoutInterval = longest }
         // Looked up by name (case-insensitively), not through a copy of every field: a request
         // is changed, so copied, only when it carries one; one without fields is not searched.
         guard outgoing.request.allHTTPHeaderFields != nil else { return outgoing }

@@ -67,7 +67,7 @@ final class TransferHandler: Sendable {
         self.writer = file == nil ? nil : (DispatchQueue(label: "EndpointKit.download-writer"), Locked(Writes()))
         self.url = outgoing.request.url
         self.method = outgoing.request.httpMethod
-        self.timeoutInterval = outgoing.request.timeoutInterval
+        self.timeoutInterval = outgoing.request.idleTimeout(past: outgoing.timeout)
         self.delegate = delegate
         self.uploadLength = outgoing.carriesBody ? outgoing.bodyLength : nil
         self.bodyLimit = bodyLimit

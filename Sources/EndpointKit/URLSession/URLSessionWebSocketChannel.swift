@@ -34,6 +34,7 @@ final class URLSessionWebSocketChannel: WebSocketChannel {
         _ request: URLRequest, session: URLSession, delegate: SessionDelegate, timeout: TimeInterval?
     ) async throws -> WebSocket {
         var request = request
+        request.timeoutInterval = request.idleTimeout(past: timeout)
         if let url = request.url, var parts = URLComponents(url: url, resolvingAgainstBaseURL: true) {
             parts.scheme = parts.scheme.map { ["http": "ws", "https": "wss"][$0.lowercased()] ?? $0 }
             request.url = parts.url ?? url
