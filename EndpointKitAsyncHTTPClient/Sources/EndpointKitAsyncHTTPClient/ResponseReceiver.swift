@@ -98,7 +98,8 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
         state.withLock { state in
             guard state.ending == nil else { return }
             state.task = task
-            guard let (deadline, seconds) = timeLimit else { return }
+            // A streamed body's time limit ends at its head, which may have come already.
+            guard let (deadline, seconds) = timeLimit, idleLimit == nil || state.head == nil else { return }
             state.timeCheck = task.eventLoop.scheduleTask(deadline: deadline) { [self] in
                 end(.failure(EndpointKitError.timedOut(url: url, limit: seconds)), cancelling: true)
             }
