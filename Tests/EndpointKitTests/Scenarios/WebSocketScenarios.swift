@@ -158,14 +158,7 @@ struct WebSocketScenarios: Sendable {
     func closeBreakingTheProtocol(_ server: TestServer) async throws {
         try await with(server) { client in
             for command in ["close 5000", "close 1005", "close 999", "close-short"] {
-                let socket = try await client.webSocket(SocketEndpoint())
-                try await socket.send(.text(command))
-                do {
-                    for try await message in socket { XCTFail("\(name), \(command): \(message)") }
-                    XCTFail("\(name), \(command): ended as closed with \(socket.closeCode.map { "\($0.rawValue)" } ?? "no code")")
-                } catch EndpointKitError.webSocketClosed(_, let code) {
-                    XCTAssertEqual(code, .protocolError, "\(name), \(command)")
-                }
+                try await expectProtocolError(client, after: command)
             }
         }
     }
@@ -177,18 +170,24 @@ struct WebSocketScenarios: Sendable {
         try await with(server) { client in
             let commands = ["masked", "reserved-bit", "reserved-bit-fragment", "undefined-opcode"]
             for (index, command) in commands.enumerated() {
-                let socket = try await client.webSocket(SocketEndpoint())
-                try await socket.send(.text(command))
-                do {
-                    for try await message in socket { XCTFail("\(name), \(command): \(message)") }
-                    XCTFail("\(name), \(command): ended as closed with \(socket.closeCode.map { "\($0.rawValue)" } ?? "no code")")
-                } catch EndpointKitError.webSocketClosed(_, let code) {
-                    XCTAssertEqual(code, .protocolError, "\(name), \(command)")
-                }
+                try await expectProtocolError(client, after: command)
                 let told = await waitUntil(timeout: 10) { server.webSocketEnds.count == index + 1 }
                 XCTAssertTrue(told, "\(name), \(command): \(server.webSocketEnds)")
                 XCTAssertEqual(server.webSocketEnds.last, "closed 1002", "\(name), \(command)")
             }
+        }
+    }
+
+    /// Sends `command` on a new socket, and expects the socket to fail with a protocol error
+    /// (1002) before it yields anything.
+    private func expectProtocolError(_ client: any Client, after command: String) async throws {
+        let socket = try await client.webSocket(SocketEndpoint())
+        try await socket.send(.text(command))
+        do {
+            for try await message in socket { XCTFail("\(name), \(command): \(message)") }
+            XCTFail("\(name), \(command): ended as closed with \(socket.closeCode.map { "\($0.rawValue)" } ?? "no code")")
+        } catch EndpointKitError.webSocketClosed(_, let code) {
+            XCTAssertEqual(code, .protocolError, "\(name), \(command)")
         }
     }
 
