@@ -135,7 +135,6 @@ extension AsyncHTTPClientTransport {
     /// (error set)"), but no connection was made, so nothing was sent.
     private static let unreachable: Set<Int32> = [EHOSTUNREACH, ENETUNREACH, EHOSTDOWN, ENETDOWN]
 
-    /// What went wrong in AsyncHTTPClient's decompressor, when `error` is its.
     /// Why NIO did not take a 101 as the WebSocket asked for (RFC 6455, 4.1).
     private static func upgradeFailure(_ error: NIOHTTPClientUpgradeError) -> String {
         switch error {
@@ -145,6 +144,7 @@ extension AsyncHTTPClientTransport {
         }
     }
 
+    /// What went wrong in AsyncHTTPClient's decompressor, when `error` is its.
     private static func decompressionFailure(_ error: any Error) -> String? {
         switch error {
         case NIOHTTPDecompression.DecompressionError.inflationError(let status):

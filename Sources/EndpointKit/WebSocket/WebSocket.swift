@@ -23,7 +23,8 @@ public final class WebSocket: AsyncSequence, Sendable {
     /// What the socket yields: one whole message.
     public typealias Element = WebSocketMessage
 
-    /// The handshake request as sent, after the client's request adapters.
+    /// The handshake request as sent, after the client's request adapters
+    /// (`AsyncHTTPClientClient` leaves out a `Sec-WebSocket-Extensions` field: it speaks none).
     public let request: URLRequest
     /// The subprotocol the server chose from those the request offered in its
     /// `Sec-WebSocket-Protocol` field; `nil` when it chose none. A server that chooses one the
