@@ -7,11 +7,13 @@ import XCTest
     import FoundationNetworking
 #endif
 
-/// A WebSocket at `path` on the test server (see `WebSocketRoutes`).
+/// A WebSocket at `path` on the test server (see `WebSocketRoutes`), its handshake carrying
+/// `headers`.
 struct SocketEndpoint: WebSocketEndpoint {
     var path = "ws/echo"
     var pingInterval: TimeInterval?
-    func makeRequest() throws -> URLRequest { try URLRequest(.get, path) }
+    var headers: [String: String] = [:]
+    func makeRequest() throws -> URLRequest { try URLRequest(.get, path, headers: headers) }
 }
 
 /// A handshake the server refuses with 403, its answer's body written without end: lines of
@@ -311,24 +313,20 @@ struct WebSocketScenarios: Sendable {
     /// fails the call (RFC 6455, 4.1) without naming it (such fields can carry credentials),
     /// and the connection is cut.
     func subprotocols(_ server: TestServer) async throws {
-        struct Offering: WebSocketEndpoint {
-            var path: String
-            var offered: String?
-            func makeRequest() throws -> URLRequest {
-                try URLRequest(.get, path, headers: offered.map { ["Sec-WebSocket-Protocol": $0] } ?? [:])
-            }
+        func offering(_ path: String, _ offered: String?) -> SocketEndpoint {
+            SocketEndpoint(path: path, headers: offered.map { ["Sec-WebSocket-Protocol": $0] } ?? [:])
         }
         try await with(server) { client in
-            let chosen = try await client.webSocket(Offering(path: "ws/subprotocol", offered: "chat.v2, chat.v1"))
+            let chosen = try await client.webSocket(offering("ws/subprotocol", "chat.v2, chat.v1"))
             XCTAssertEqual(chosen.subprotocol, "chat.v1", name)
             await chosen.close()
-            let none = try await client.webSocket(Offering(path: "ws/subprotocol"))
+            let none = try await client.webSocket(offering("ws/subprotocol", nil))
             XCTAssertNil(none.subprotocol, name)
             await none.close()
             for offered in ["chat.v1", nil] {
                 await expectTransportFailure(name: "\(name), offered \(offered ?? "none")", .badServerResponse, saying: "did not offer") {
                     do {
-                        _ = try await client.webSocket(Offering(path: "ws/subprotocol-unoffered", offered: offered))
+                        _ = try await client.webSocket(offering("ws/subprotocol-unoffered", offered))
                     } catch {
                         XCTAssertFalse("\(error)".contains("not-offered"), "\(name): \(error)")
                         throw error
@@ -344,14 +342,9 @@ struct WebSocketScenarios: Sendable {
     /// so the socket works with a server that would take it up; a 101 that chooses one all
     /// the same fails the call, as RFC 6455 (4.1) asks, and the connection is cut.
     func extensions(_ server: TestServer) async throws {
-        struct Offering: WebSocketEndpoint {
-            var path: String
-            func makeRequest() throws -> URLRequest {
-                try URLRequest(.get, path, headers: ["Sec-WebSocket-Extensions": "permessage-deflate; client_max_window_bits"])
-            }
-        }
         try await with(server) { client in
-            let socket = try await client.webSocket(Offering(path: "ws/echo"))
+            let offering = ["Sec-WebSocket-Extensions": "permessage-deflate; client_max_window_bits"]
+            let socket = try await client.webSocket(SocketEndpoint(headers: offering))
             XCTAssertNil(server.requests.last?.headers.first(name: "Sec-WebSocket-Extensions"), name)
             try await socket.send(.text("plain"))
             var iterator = socket.makeAsyncIterator()
