@@ -116,7 +116,7 @@ public final class AsyncHTTPClientClient: Client {
             transport: AsyncHTTPClientTransport(
                 httpClient: client, uploadClient: uploadClient, cookieStorage: cookieStorage,
                 silentCalls: httpClient.map { SilentCallWatch(on: $0.eventLoopGroup.next()) }, logger: logger, calls: calls,
-                soloEventLoop: client.eventLoopGroup.next()))
+                soloEventLoop: client.eventLoopGroup.next(), timeLimits: TimeLimitWatch(on: client.eventLoopGroup.next())))
     }
 
     /// Creates a client whose requests are resolved against `baseURL`, then go through

@@ -40,7 +40,7 @@ extension AsyncHTTPClientTransport {
         // An owned `HTTPClient` may have been shut down only after this client began to close;
         // a borrowed one by its owner at any time.
         let closing = !calls.isOpen
-        receiver.attach(task, watching: closing)
+        receiver.attach(task, watching: closing, limits: timeLimits)
         if !closing { silentCalls?.note(receiver) }
         return receiver
     }

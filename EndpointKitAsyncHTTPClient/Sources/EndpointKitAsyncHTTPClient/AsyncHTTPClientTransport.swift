@@ -39,19 +39,19 @@ struct AsyncHTTPClientTransport: Transport {
     let calls: CallsInFlight
     /// The servers to which a request cut off is not sent again for now.
     let resends = ResendPause()
-    /// The event loop a request sent while no other is in flight runs its delegate on, and
-    /// prefers its connection on: one request after another then find their connection on that
-    /// loop. AsyncHTTPClient otherwise takes the group's next loop for each, while the pool
-    /// hands out the one idle connection wherever it is; on another loop, every event of the
-    /// request is passed from one loop's thread to the other's (about two more wake-ups a
-    /// request). Requests sent side by side are spread over the group as before.
+    /// The event loop a request sent while no other is in flight runs its delegate on, and prefers its
+    /// connection on: one request after another then find their connection on that loop. AsyncHTTPClient
+    /// otherwise takes the group's next loop for each, while the pool hands out the one idle connection
+    /// wherever it is; on another loop, every event of the request is passed from one loop's thread to
+    /// the other's (about two more wake-ups a request). Requests side by side are spread over the group.
     let soloEventLoop: any EventLoop
+    /// Where the time limits of calls received through the delegate API are watched.
+    let timeLimits: TimeLimitWatch
 
     var isOpen: Bool { calls.isOpen }
 
     nonisolated(nonsending) func send(
-        _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int,
-        progress: ProgressSink?
+        _ outgoing: Outgoing, into file: DownloadFile?, timeout: TimeInterval?, bodyLimit: Int, progress: ProgressSink?
     ) async throws -> ReceivedResponse {
         try calls.enter()
         let produced = ProducedBodyReader(of: outgoing)

@@ -17,9 +17,9 @@ import NIOHTTP1
 /// thread waits on each. (The `async` API's body sequence wakes its reader once for each; its
 /// `execute` schedules a deadline timer on an event loop for every request, even for
 /// `.distantFuture`, and starts a task to register the request.) Cancelling a wait, or
-/// ``cancel()``, cancels the request. With an idle limit (a stream's timeout), a reader that
-/// waits that long for the body's next bytes gets
-/// ``EndpointKit/EndpointKitError/timedOut(url:limit:)``, and the request is cancelled.
+/// ``cancel()``, cancels the request. With an idle limit (a stream's timeout), a reader that waits
+/// that long for the body's next bytes gets ``EndpointKit/EndpointKitError/timedOut(url:limit:)``,
+/// and the request is cancelled; past its time limit, a response is ended by ``TimeLimitWatch``.
 final class ResponseReceiver: HTTPClientResponseDelegate {
     typealias Response = Void
 
@@ -27,6 +27,14 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     fileprivate enum Waiter {
         case head(UnsafeContinuation<HTTPResponseHead, any Error>)
         case chunk(UnsafeContinuation<ByteBuffer?, any Error>)
+
+        /// Resumes the caller with `error`.
+        func fail(_ error: any Error) {
+            switch self {
+            case .head(let continuation): continuation.resume(throwing: error)
+            case .chunk(let continuation): continuation.resume(throwing: error)
+            }
+        }
     }
 
     fileprivate struct State {
@@ -44,8 +52,8 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
         var waitingSince: UInt64 = 0
         /// The idle check due next, cancelled at the end.
         var idleCheck: Scheduled<Void>?
-        /// The end of the time the request has, if limited; cancelled at the end.
-        var timeCheck: Scheduled<Void>?
+        /// Where the request's time limit is watched, while it is.
+        var limits: TimeLimitWatch?
 
         /// The next chunk to give the reader, if there is one to give now: for a body read
         /// whole up to `wholeLimit` bytes, only once the response has ended or more than that
@@ -80,7 +88,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     /// bytes it may have) is kept as it comes, without back-pressure, which would only delay
     /// it (its reader keeps all of it anyway), and handed over whole. A response not ended by
     /// `timeLimit`'s deadline (with an `idleLimit`, its head not come) fails with a timeout, and
-    /// the request is cancelled: one timer on its event loop, not two tasks racing a call.
+    /// the request is cancelled (see ``attach(_:watching:limits:)``).
     init(url: URL, idleLimit: TimeInterval? = nil, wholeLimit: Int? = nil, timeLimit: (deadline: NIODeadline, seconds: TimeInterval)? = nil) {
         self.url = url
         self.idleLimit = idleLimit
@@ -88,26 +96,31 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
         self.timeLimit = timeLimit
     }
 
-    /// Keeps the request's task, to cancel it, while its response is arriving, and starts its
-    /// time limit. (Nothing can cancel before this: the caller gets the receiver after it.) `watching`, a task that
-    /// fails ends the response too: AsyncHTTPClient fails a request it does not start, its
-    /// `HTTPClient` shut down, without telling the delegate, and the caller would wait for ever.
-    /// (Not for every request: from another thread than the task's event loop, watching
-    /// costs a hop to that loop; see ``SilentCallWatch``.)
-    func attach(_ task: HTTPClient.Task<Void>, watching: Bool) {
+    /// Keeps the request's task, to cancel it, while its response is arriving, and has `limits`
+    /// watch its time limit (nothing can cancel before this: the caller gets the receiver
+    /// after it). `watching`, a task that fails ends the response too: AsyncHTTPClient fails a
+    /// request it does not start, its `HTTPClient` shut down, without telling the delegate, and
+    /// the caller would wait for ever. (Not for every request: from another thread than the
+    /// task's event loop, watching costs a hop to that loop; see ``SilentCallWatch``.)
+    func attach(_ task: HTTPClient.Task<Void>, watching: Bool, limits: TimeLimitWatch) {
         state.withLock { state in
             guard state.ending == nil else { return }
             state.task = task
             // A streamed body's time limit ends at its head, which may have come already.
-            guard let (deadline, seconds) = timeLimit, idleLimit == nil || state.head == nil else { return }
-            state.timeCheck = task.eventLoop.scheduleTask(deadline: deadline) { [self] in
-                end(.failure(EndpointKitError.timedOut(url: url, limit: seconds)), cancelling: true)
-            }
+            guard let deadline = timeLimit?.deadline, idleLimit == nil || state.head == nil else { return }
+            state.limits = limits  // noted under this lock: the end, whenever it comes, drops it
+            limits.note(self, until: deadline)
         }
         if watching { watch(task) }
     }
 
-    /// Watches the request's task, as `attach(_:watching:)` does, if its head has not come.
+    /// Ends the response with its timeout, its time limit passed (see ``TimeLimitWatch``).
+    func timeIsUp() {
+        guard let seconds = timeLimit?.seconds else { return }
+        end(.failure(EndpointKitError.timedOut(url: url, limit: seconds)), cancelling: true)
+    }
+
+    /// Watches the request's task, as `attach(_:watching:limits:)` does, if its head has not come.
     func watchIfSilent() {
         if let task = state.withLock({ $0.head == nil && $0.ending == nil ? $0.task : nil }) { watch(task) }
     }
@@ -145,9 +158,8 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     /// after the end, and boxing a new error each time would allocate for every call.
     private static let cancelled: any Error = CancellationError()
 
-    /// Waits for what `ready` finds (`nil`: not there yet); the callbacks hand it over then.
-    /// The continuation is resumed once: either here, or by whoever takes it from the state
-    /// under the lock (no checked continuation's extra allocation for each wait).
+    /// Waits for what `ready` finds (`nil`: not there yet); the callbacks hand it over then. The continuation
+    /// is resumed once: here, or by whoever takes it from the state under the lock (no checked continuation).
     nonisolated(nonsending) private func wait<Value: Sendable>(
         _ waiter: (UnsafeContinuation<Value, any Error>) -> Waiter, ready: (inout State) -> Result<Value, any Error>?
     ) async throws -> Value {
@@ -183,14 +195,15 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
 
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         if let idleLimit { checkIdle(after: idleLimit, on: task.eventLoop) }
-        let waiter = state.withLock { state -> UnsafeContinuation<HTTPResponseHead, any Error>? in
+        let (waiter, limits) = state.withLock { state -> (UnsafeContinuation<HTTPResponseHead, any Error>?, TimeLimitWatch?) in
             state.head = head
             // A streamed body's time limit ends at its head: the idle limit takes over.
-            if idleLimit != nil, let timeCheck = state.timeCheck.take() { timeCheck.cancel() }
-            guard case .head(let continuation) = state.waiter else { return nil }
+            let limits = idleLimit == nil ? nil : state.limits.take()
+            guard case .head(let continuation) = state.waiter else { return (nil, limits) }
             state.waiter = nil
-            return continuation
+            return (continuation, limits)
         }
+        limits?.drop(self)
         waiter?.resume(returning: head)
         return task.eventLoop.makeSucceededVoidFuture()
     }
@@ -235,21 +248,21 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     private func end(_ ending: Result<Void, any Error>, cancelling: Bool = false) {
         typealias Outcome = (
             handed: (UnsafeContinuation<ByteBuffer?, any Error>, ByteBuffer)?, waiter: Waiter?, demand: EventLoopPromise<Void>?,
-            task: HTTPClient.Task<Void>?
+            task: HTTPClient.Task<Void>?, limits: TimeLimitWatch?
         )
-        let (handed, waiter, demand, task) = state.withLock { state -> Outcome in
-            guard state.ending == nil else { return (nil, nil, nil, nil) }
+        let (handed, waiter, demand, task, limits) = state.withLock { state -> Outcome in
+            guard state.ending == nil else { return (nil, nil, nil, nil, nil) }
             state.ending = ending
             state.idleCheck?.cancel()
-            state.timeCheck?.cancel()
-            (state.idleCheck, state.timeCheck) = (nil, nil)
+            state.idleCheck = nil
             if cancelling { state.chunks.removeAll() }
             // A reader waiting for a body read whole gets what came first, then how it ended.
             let handed = state.takeChunkWaiter(wholeLimit: wholeLimit)
             // The task holds this receiver until it completes: no cycle left behind.
             defer { (state.waiter, state.demand, state.task) = (nil, nil, nil) }
-            return (handed, state.waiter, state.demand, state.task)
+            return (handed, state.waiter, state.demand, state.task, state.limits.take())
         }
+        limits?.drop(self)
         // A promise must be completed; a cancelled task's end then finds the response ended.
         demand?.succeed(())
         if cancelling { task?.cancel() }
@@ -282,16 +295,6 @@ extension ResponseReceiver {
                 }
                 end(.failure(EndpointKitError.timedOut(url: url, limit: limit)), cancelling: true)
             }
-        }
-    }
-}
-
-extension ResponseReceiver.Waiter {
-    /// Resumes the caller with `error`.
-    fileprivate func fail(_ error: any Error) {
-        switch self {
-        case .head(let continuation): continuation.resume(throwing: error)
-        case .chunk(let continuation): continuation.resume(throwing: error)
         }
     }
 }

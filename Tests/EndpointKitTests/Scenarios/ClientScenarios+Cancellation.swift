@@ -14,6 +14,7 @@ extension ClientScenarios {
             ("cancel mid-body of a fast download", cancelFastDownload),
             ("cancel mid-upload from the progress handler", cancelUploadFromProgress),
             ("time limits racing answers and cancels", timeLimitsRacingAnswers),
+            ("time limits of different lengths side by side", timeLimitsOfDifferentLengths),
         ]
     }
 
@@ -123,6 +124,42 @@ extension ClientScenarios {
         try await with(server, Options(timeout: 5)) { client in
             let book = try await client.request(GetBook())
             XCTAssertEqual(book.id, 1, name)
+        }
+    }
+}
+
+extension ClientScenarios {
+    /// Calls on one client with time limits of different lengths: one with 30 s, answered
+    /// after 2 s, then three that end sooner (0.6 s, 0.3 s, 0.9 s, each to a server that
+    /// answers after 5 s) while it waits. Each short one fails at its own limit, naming it, and
+    /// the long one is answered: a limit that ends before those already running is not kept
+    /// waiting for theirs, nor one that ends after another that passed.
+    func timeLimitsOfDifferentLengths(_ server: TestServer, _ faults: FaultRoutes) async throws {
+        try await with(server, Options(timeout: 30, overload: .none)) { client in
+            let long = Task { try await client.request(AttemptEndpoint(path: "/hold?key=long&seconds=2")) }
+            let arrived = await waitUntil(timeout: 5) { faults.count("long") == 1 }
+            XCTAssertTrue(arrived, name)
+            let started = Date()
+            let limits = await withTaskGroup(of: TimeInterval?.self) { group in
+                for (key, limit) in [("later", 0.6), ("sooner", 0.3), ("last", 0.9)] {
+                    group.addTask {
+                        do {
+                            _ = try await client.request(AttemptEndpoint(path: "/hold?key=\(key)&seconds=5", timeout: limit))
+                            return nil
+                        } catch EndpointKitError.timedOut(_, let reported) {
+                            return reported
+                        } catch {
+                            return -1
+                        }
+                    }
+                    try? await Task.sleep(nanoseconds: 50_000_000)
+                }
+                return await group.reduce(into: [TimeInterval?]()) { $0.append($1) }
+            }
+            XCTAssertEqual(limits.compactMap { $0 }.sorted(), [0.3, 0.6, 0.9], name)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 3, "\(name): a short limit waited for a longer one")
+            let answer = try await long.value
+            XCTAssertEqual(answer.attempt, 1, name)
         }
     }
 }
