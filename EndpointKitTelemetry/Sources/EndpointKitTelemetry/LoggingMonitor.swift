@@ -15,8 +15,9 @@ import Logging
 ///
 /// What is never written: a URL's credentials (`REDACTED:REDACTED@`) and query values
 /// (`REDACTED`), as `URL.redactedDescription` puts them; the values of
-/// `Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization` and `redactedHeaders`
-/// (`REDACTED`); and any body byte unless `logsBodies` is on. The `error` metadata is the
+/// `Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization`, `X-Api-Key`,
+/// `Sec-WebSocket-Protocol` (where Kubernetes, for one, carries a bearer token) and
+/// `redactedHeaders` (`REDACTED`); and any body byte unless `logsBodies` is on. The `error` metadata is the
 /// error's description, which for ``EndpointKitError`` names no secret and no body byte (an
 /// error your own `validate` or `content` throws is written as it describes itself).
 ///
@@ -40,8 +41,11 @@ public struct LoggingMonitor: CallMonitor {
         self.logger = logger
         self.logsBodies = logsBodies
         self.bodyLimit = bodyLimit
-        self.redactedHeaders = Set(["authorization", "cookie", "set-cookie", "proxy-authorization"] + redactedHeaders.map { $0.lowercased() })
+        self.redactedHeaders = Set(Self.alwaysRedacted + redactedHeaders.map { $0.lowercased() })
     }
+
+    /// The header fields whose values are never logged, whatever `redactedHeaders` adds.
+    static let alwaysRedacted = ["authorization", "cookie", "set-cookie", "proxy-authorization", "x-api-key", "sec-websocket-protocol"]
 
     /// Logs the failed attempt that will be sent again.
     public func retryScheduled(_ event: RetryScheduled) {

@@ -21,7 +21,8 @@ final class SecretsTests: XCTestCase {
     static let secrets: [(kind: String, value: String)] = [
         ("URL user", "s3cr3t-user"), ("URL password", "s3cr3t-pass"), ("query value", "s3cr3t-query"),
         ("Authorization", "s3cr3t-auth"), ("Cookie", "s3cr3t-cookie"), ("Set-Cookie", "s3cr3t-setcookie"),
-        ("user-named header", "s3cr3t-apikey"), ("request body", "s3cr3t-reqbody"), ("response body", "s3cr3t-resbody"),
+        ("X-Api-Key", "s3cr3t-apikey"), ("Sec-WebSocket-Protocol", "s3cr3t-wsprotocol"), ("user-named header", "s3cr3t-usernamed"),
+        ("request body", "s3cr3t-reqbody"), ("response body", "s3cr3t-resbody"),
     ]
 
     /// The clients, each sending the secret header fields with every request, and each keeping
@@ -29,7 +30,11 @@ final class SecretsTests: XCTestCase {
     /// `HTTPCookieStorage.shared`: on Linux a file, where it outlived the run and went out with
     /// every later program's requests to 127.0.0.1, whatever the port.
     static let clients: [(String, TelemetryTests.MakeClient)] = {
-        let headers = ["Authorization": "Bearer s3cr3t-auth", "Cookie": "session=s3cr3t-cookie", "X-Api-Key": "s3cr3t-apikey"]
+        // A WebSocket subprotocol that carries a bearer token, as Kubernetes' API server takes one.
+        let headers = [
+            "Authorization": "Bearer s3cr3t-auth", "Cookie": "session=s3cr3t-cookie", "X-Api-Key": "s3cr3t-apikey",
+            "Sec-WebSocket-Protocol": "base64url.bearer.authorization.k8s.io.s3cr3t-wsprotocol", "X-Tenant-Token": "s3cr3t-usernamed",
+        ]
         return [
             ("URLSessionClient", {
                 URLSessionClient(
@@ -112,7 +117,7 @@ final class SecretsTests: XCTestCase {
         let tracer = InMemoryTracer()
         let metrics = TestMetrics()
         let monitors: [any CallMonitor] = [
-            LoggingMonitor(logger: logger, logsBodies: logsBodies, bodyLimit: bodyLimit, redactedHeaders: ["X-Api-Key"]),
+            LoggingMonitor(logger: logger, logsBodies: logsBodies, bodyLimit: bodyLimit, redactedHeaders: ["X-Tenant-Token"]),
             TracingMonitor(tracer: tracer), MetricsMonitor(factory: metrics),
         ]
         let server = try await TestServer.start(FaultRoutes().handler)
@@ -190,7 +195,7 @@ final class SecretsTests: XCTestCase {
             let bodyLines = loud.lines.filter { $0.contains("heads and bodies") }
             XCTAssertEqual(bodyLines.count, 3, "\(name): \(loud.lines)")
             XCTAssertTrue(bodyLines.contains { $0.contains("response.body=s3cr3t-resbody") }, name)
-            XCTAssertTrue(bodyLines.allSatisfy { $0.contains("Authorization: REDACTED; Cookie: REDACTED") && $0.contains("X-Api-Key: REDACTED") }, name)
+            XCTAssertTrue(bodyLines.allSatisfy { $0.contains("Authorization: REDACTED; Cookie: REDACTED") && $0.contains("X-Api-Key: REDACTED") && $0.contains("X-Tenant-Token: REDACTED") }, name)
             // Each large body: its first 16 bytes, then the marker with its whole size.
             XCTAssertTrue(bodyLines.contains { $0.contains("response.body=BBBBBBBBBBBBBBBB… (1048576 bytes)") }, "\(name): \(bodyLines)")
             XCTAssertTrue(bodyLines.contains { $0.contains("request.body=ABCDEFGHIJKLMNOP… (52000 bytes)") }, "\(name): \(bodyLines)")
