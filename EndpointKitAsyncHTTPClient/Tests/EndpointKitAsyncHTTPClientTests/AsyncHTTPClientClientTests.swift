@@ -201,6 +201,29 @@ final class AsyncHTTPClientClientTests: XCTestCase {
         try await httpClient.shutdown()
     }
 
+    /// A call's time limit holds while its connection is being made: to a host that never
+    /// answers, with a 3 s connect timeout, a call with 0.5 s fails at its limit, naming it.
+    /// (The client's shutdown then waits for that connection attempt to end: AsyncHTTPClient
+    /// keeps a connection it is still making until it is made or times out.)
+    func testATimeLimitEndsACallStillConnecting() async throws {
+        let blackHole = try BlackHoleListener()
+        defer { blackHole.close() }
+        var configuration = AsyncHTTPClientClient.configuration
+        configuration.timeout.connect = .seconds(3)
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let client = AsyncHTTPClientClient(baseURL: blackHole.url, httpClient: httpClient, timeout: 0.5)
+        let started = Date()
+        do {
+            _ = try await client.request(GetBook())
+            XCTFail("expected a timeout")
+        } catch EndpointKitError.timedOut(_, let limit) {
+            XCTAssertEqual(limit, 0.5)
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2.5)
+        try await client.shutdown()
+        try await httpClient.shutdown()
+    }
+
     /// Two clients with a jar each keep two sessions apart, in memory: nothing reaches the
     /// shared storage (on Linux, a file).
     func testEachCookieJarKeepsItsOwnSession() async throws {
