@@ -61,7 +61,7 @@ final class TimeLimitWatch: Sendable {
                     next = limit.deadline
                 }
             }
-            // A timer due later than this one may be left from before: it finds nothing to end.
+            // A timer left from before an earlier limit was noted: the one due is still to come.
             if let due = state.due, due > now, let earliest = next, earliest >= due { return (passed, nil) }
             state.due = next
             return (passed, next)

@@ -126,9 +126,7 @@ extension ClientScenarios {
             XCTAssertEqual(book.id, 1, name)
         }
     }
-}
 
-extension ClientScenarios {
     /// Calls on one client with time limits of different lengths: one with 30 s, answered
     /// after 2 s, then three that end sooner (0.6 s, 0.3 s, 0.9 s, each to a server that
     /// answers after 5 s) while it waits. Each short one fails at its own limit, naming it, and
