@@ -48,23 +48,17 @@ final class TimeLimitWatch: Sendable {
     }
 
     /// Ends the calls whose limit has passed, and sets the next timer for the earliest left.
+    /// No limit noted ends before the timer that is due (``note(_:until:)`` sets it for the
+    /// earliest), so a timer firing before it, one left from before an earlier limit was
+    /// noted, has nothing to do.
     private func check() {
         let now = NIODeadline.now()
         let (passed, next) = state.withLock { state -> ([ResponseReceiver], NIODeadline?) in
-            var passed: [ResponseReceiver] = []
-            var next: NIODeadline?
-            for (key, limit) in state.limits {
-                if limit.deadline <= now {
-                    passed.append(limit.receiver)
-                    state.limits[key] = nil
-                } else if next.map({ limit.deadline < $0 }) ?? true {
-                    next = limit.deadline
-                }
-            }
-            // A timer left from before an earlier limit was noted: the one due is still to come.
-            if let due = state.due, due > now, let earliest = next, earliest >= due { return (passed, nil) }
-            state.due = next
-            return (passed, next)
+            if let due = state.due, due > now { return ([], nil) }
+            let passed = state.limits.filter { $0.value.deadline <= now }
+            for key in passed.keys { state.limits[key] = nil }
+            state.due = state.limits.values.lazy.map(\.deadline).min()
+            return (passed.values.map(\.receiver), state.due)
         }
         for receiver in passed { receiver.timeIsUp() }
         if let next { scheduleCheck(at: next) }
