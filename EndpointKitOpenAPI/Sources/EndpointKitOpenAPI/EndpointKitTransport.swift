@@ -38,6 +38,9 @@ public struct EndpointKitTransport: ClientTransport {
     public let client: any EndpointKit.Client
     /// The statuses the client's retriers get to see as failures (and so may retry).
     public let retriedStatuses: Set<Int>
+    /// The operations' URLs parsed so far: parsing one costs a call about 5,000 instructions
+    /// on Linux.
+    private let urls = ParsedURLs()
 
     /// A transport over `client`. An `Authenticator` that takes a status other than 401 for a
     /// rejected credential needs it in `retriedStatuses`.
@@ -51,7 +54,7 @@ public struct EndpointKitTransport: ClientTransport {
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let endpoint = try OperationEndpoint(
-            request: request, baseURL: baseURL, operationID: operationID, refusedStatuses: retriedStatuses)
+            request: request, baseURL: baseURL, operationID: operationID, refusedStatuses: retriedStatuses, urls: urls)
         let report = OperationProgress.handler
         do {
             let stream: ResponseStream

@@ -17,9 +17,12 @@ struct OperationEndpoint: Endpoint, StatusAccepting {
     /// one over as an answer.
     let refusedStatuses: Set<Int>
 
-    init(request: HTTPRequest, baseURL: URL, operationID: String, refusedStatuses: Set<Int>) throws {
+    /// The operation `request` to the server at `baseURL`, its URL parsed once for `urls`.
+    init(request: HTTPRequest, baseURL: URL, operationID: String, refusedStatuses: Set<Int>, urls: ParsedURLs) throws {
         let target = Self.target(of: request, on: baseURL)
-        guard let url = URL(string: target) else { throw EndpointKitError.invalidURL(target) }
+        guard let url = urls.url(for: target) ?? urls.keep(URL(string: target), for: target) else {
+            throw EndpointKitError.invalidURL(target)
+        }
         var urlRequest = URLRequest(url: url)
         // GET is the default; Foundation normalizes every method it is given.
         if request.method != .get { urlRequest.httpMethod = request.method.rawValue }

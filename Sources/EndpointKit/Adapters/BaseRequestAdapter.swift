@@ -39,12 +39,9 @@ public struct BaseRequestAdapter: RequestAdapter {
     private let invalidHeader: InvalidHeaderField?
     /// Why relative paths cannot be resolved against the base URL, found once.
     private let invalidBase: InvalidBaseURL?
-    /// The URLs joined so far, by the relative string each was joined from (at most
-    /// ``joinedLimit``; emptied when full): parsing the joined string is most of what the
-    /// adapter costs (about 5,000 instructions on Linux), and a client asks for the same few
-    /// paths again and again. Shared by the adapter's copies.
-    private let joined = Locked<[String: URL]>([:])
-    private static let joinedLimit = 64
+    /// The URLs joined so far, by the relative string each was joined from: parsing the joined
+    /// string is most of what the adapter costs. Shared by the adapter's copies.
+    private let joined = ParsedURLs()
 
     /// Resolves the URL and adds the default headers.
     public func adapt(_ request: URLRequest) throws -> URLRequest {
@@ -71,14 +68,9 @@ public struct BaseRequestAdapter: RequestAdapter {
         let tail = relative.relativeString
         let first = tail.utf8.first
         if let joinable = joinableBase, let first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#"), !tail.hasPrefix("//") {
-            if let url = joined.withLock({ $0[tail] }) { return url }
-            if let url = URL(string: joinable + (first == UInt8(ascii: "/") ? tail.dropFirst() : Substring(tail))) {
-                joined.withLock { joined in
-                    if joined.count >= Self.joinedLimit { joined.removeAll(keepingCapacity: true) }
-                    joined[tail] = url
-                }
-                return url
-            }
+            if let url = joined.url(for: tail) { return url }
+            let url = URL(string: joinable + (first == UInt8(ascii: "/") ? tail.dropFirst() : Substring(tail)))
+            if let url = joined.keep(url, for: tail) { return url }
         }
         guard var base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
             let tail = URLComponents(url: relative, resolvingAgainstBaseURL: false)

@@ -58,9 +58,15 @@ extension URLRequest {
         setValue(contentType, forHTTPHeaderField: "Content-Type")
     }
 
+    /// The URLs of plain paths parsed so far, by their path.
+    private static let plainPaths = ParsedURLs()
+
     private static func url(path: String, query: [URLQueryItem]) -> URL? {
-        // The common case, a plain relative path: no parsing needed.
-        if query.isEmpty, !path.isEmpty, path.utf8.allSatisfy(isPlainPathByte) { return URL(string: path) }
+        // The common case, a plain path: no encoding needed, and most often parsed before.
+        if query.isEmpty, !path.isEmpty {
+            if let url = plainPaths.url(for: path) { return url }
+            if path.utf8.allSatisfy(isPlainPathByte) { return plainPaths.keep(URL(string: path), for: path) }
+        }
         var components: URLComponents
         if path.contains("://") {
             guard let absolute = URLComponents(string: path) else { return nil }
