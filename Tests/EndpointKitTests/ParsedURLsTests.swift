@@ -5,38 +5,44 @@ import XCTest
 /// The memo of parsed URLs that building and resolving requests share: what it gives back is
 /// what was kept for that very string, it keeps no failure, and it stays bounded.
 final class ParsedURLsTests: XCTestCase {
+    /// `string`'s URL as kept, or `nil`: a parse that must not run.
+    private func kept(_ urls: ParsedURLs, _ string: String) -> URL? {
+        urls.url(for: string) { nil }
+    }
+
     func testAURLIsGivenBackOnlyForTheStringItWasKeptFor() throws {
         let urls = ParsedURLs()
-        XCTAssertNil(urls.url(for: "books"))
+        XCTAssertNil(kept(urls, "books"))
         let books = try XCTUnwrap(URL(string: "books"))
-        XCTAssertEqual(urls.keep(books, for: "books"), books)
-        XCTAssertEqual(urls.url(for: "books"), books)
-        XCTAssertNil(urls.url(for: "books/"))
-        XCTAssertNil(urls.url(for: "Books"))
+        XCTAssertEqual(urls.url(for: "books") { books }, books)
+        XCTAssertEqual(kept(urls, "books"), books)
+        XCTAssertEqual(urls.url(for: "books") { URL(string: "other") }, books)
+        XCTAssertNil(kept(urls, "books/"))
+        XCTAssertNil(kept(urls, "Books"))
     }
 
     func testAFailedParseIsNotKept() {
         let urls = ParsedURLs()
-        XCTAssertNil(urls.keep(nil, for: "::"))
-        XCTAssertNil(urls.url(for: "::"))
+        XCTAssertNil(urls.url(for: "::") { nil })
+        XCTAssertEqual(urls.url(for: "::") { URL(string: "later") }?.relativeString, "later")
     }
 
     func testAFullMemoStartsAgain() throws {
         let urls = ParsedURLs()
         for index in 0..<ParsedURLs.limit {
-            _ = urls.keep(URL(string: "books/\(index)"), for: "books/\(index)")
+            _ = urls.url(for: "books/\(index)") { URL(string: "books/\(index)") }
         }
-        XCTAssertEqual(urls.url(for: "books/0")?.relativeString, "books/0")
-        _ = urls.keep(URL(string: "authors"), for: "authors")
-        XCTAssertNil(urls.url(for: "books/0"))
-        XCTAssertEqual(urls.url(for: "authors")?.relativeString, "authors")
+        XCTAssertEqual(kept(urls, "books/0")?.relativeString, "books/0")
+        _ = urls.url(for: "authors") { URL(string: "authors") }
+        XCTAssertNil(kept(urls, "books/0"))
+        XCTAssertEqual(kept(urls, "authors")?.relativeString, "authors")
     }
 
     func testCopiesShareWhatIsKept() throws {
         let urls = ParsedURLs()
         let copy = urls
-        _ = copy.keep(URL(string: "books"), for: "books")
-        XCTAssertEqual(urls.url(for: "books")?.relativeString, "books")
+        _ = copy.url(for: "books") { URL(string: "books") }
+        XCTAssertEqual(kept(urls, "books")?.relativeString, "books")
     }
 
     /// Many paths built side by side, each more than once: each request has its own path's URL.

@@ -20,9 +20,7 @@ struct OperationEndpoint: Endpoint, StatusAccepting {
     /// The operation `request` to the server at `baseURL`, its URL parsed once for `urls`.
     init(request: HTTPRequest, baseURL: URL, operationID: String, refusedStatuses: Set<Int>, urls: ParsedURLs) throws {
         let target = Self.target(of: request, on: baseURL)
-        guard let url = urls.url(for: target) ?? urls.keep(URL(string: target), for: target) else {
-            throw EndpointKitError.invalidURL(target)
-        }
+        guard let url = urls.url(for: target, parsing: { URL(string: target) }) else { throw EndpointKitError.invalidURL(target) }
         var urlRequest = URLRequest(url: url)
         // GET is the default; Foundation normalizes every method it is given.
         if request.method != .get { urlRequest.httpMethod = request.method.rawValue }

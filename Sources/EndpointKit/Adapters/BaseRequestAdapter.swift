@@ -68,9 +68,8 @@ public struct BaseRequestAdapter: RequestAdapter {
         let tail = relative.relativeString
         let first = tail.utf8.first
         if let joinable = joinableBase, let first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#"), !tail.hasPrefix("//") {
-            if let url = joined.url(for: tail) { return url }
-            let url = URL(string: joinable + (first == UInt8(ascii: "/") ? tail.dropFirst() : Substring(tail)))
-            if let url = joined.keep(url, for: tail) { return url }
+            let joining = { URL(string: joinable + (first == UInt8(ascii: "/") ? tail.dropFirst() : Substring(tail))) }
+            if let url = joined.url(for: tail, parsing: joining) { return url }
         }
         guard var base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
             let tail = URLComponents(url: relative, resolvingAgainstBaseURL: false)

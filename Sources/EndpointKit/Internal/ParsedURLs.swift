@@ -13,14 +13,11 @@ import Foundation
     /// An empty memo.
     public init() {}
 
-    /// The URL kept for `string`, if any.
-    public func url(for string: String) -> URL? {
-        urls.withLock { $0[string] }
-    }
-
-    /// Keeps `url` (when there is one) as parsed from `string`, and returns it.
-    public func keep(_ url: URL?, for string: String) -> URL? {
-        guard let url else { return nil }
+    /// The URL parsed from `string`: the one kept for it, or else `parse`'s, kept unless it
+    /// is `nil`. `parse` runs outside the lock.
+    public func url(for string: String, parsing parse: () -> URL?) -> URL? {
+        if let url = urls.withLock({ $0[string] }) { return url }
+        guard let url = parse() else { return nil }
         urls.withLock { urls in
             if urls.count >= Self.limit { urls.removeAll(keepingCapacity: true) }
             urls[string] = url
