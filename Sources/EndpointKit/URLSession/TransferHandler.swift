@@ -17,6 +17,8 @@ final class TransferHandler: Sendable {
         var file: DownloadFile?
         /// The body since the head.
         var incoming: IncomingBody?
+        /// Why ``TransferHandler/stop(_:cancelling:)`` ended the call; `nil` when the call's
+        /// task ended (``stopped``): ``TransferHandler/didComplete(error:unreported:)`` ends it.
         var failure: (any Error)?
         /// The call was ended early (cancelled, timed out, refused): events that are still
         /// queued for its task are dropped, so no byte is written or counted after that.
@@ -36,10 +38,9 @@ final class TransferHandler: Sendable {
     }
 
     let state: Locked<State>
-    /// Where a download's bytes are written, off the delegate queue, which then only copies
-    /// them (on Linux Foundation hands every chunk to that queue as fast as the socket
-    /// delivers, so any work done there lets chunks pile up in memory), and the writes handed
-    /// to it. A call that keeps its body in memory has none.
+    /// Where a download's bytes are written, off the delegate queue (on Linux Foundation hands
+    /// it every chunk as fast as the socket delivers, so work done there lets chunks pile up in
+    /// memory), and the writes handed to it. A call that keeps its body in memory has none.
     private let writer: (queue: DispatchQueue, writes: Locked<Writes>)?
 
     /// The writes handed to ``writer``: how many are unfinished, and the failure that skips the rest.
@@ -53,7 +54,7 @@ final class TransferHandler: Sendable {
     private let delegate: SessionDelegate
     private let uploadLength: Int64?
     private let bodyLimit: Int
-    private let timeoutInterval: TimeInterval
+    let timeoutInterval: TimeInterval
     private let progress: ProgressSink?
     let streaming: Streaming?
 
@@ -105,15 +106,21 @@ final class TransferHandler: Sendable {
     /// behind a slow disk, only those written, the rest skipped, so the call ends once the write
     /// under way (at most 1 MiB) is done.
     private func stop(_ error: any Error, cancelling: Bool) {
+        var ending = false
         let taken = state.withLock { state -> (URLSessionTask?, FileHandle?, Data, DownloadFile?)? in
             let task = cancelling ? state.lifecycle.cancel() : state.lifecycle.runningTask
-            guard !state.stopped else { return nil }
+            guard !state.stopped else {
+                ending = state.failure == nil
+                return nil
+            }
             state.stopped = true
             state.failure = state.failure ?? error
             defer { (state.incoming, state.file) = (nil, nil) }
             return (task, state.incoming?.handle, state.incoming?.takePending() ?? Data(), state.callFile)
         }
-        guard let (task, handle, pending, file) = taken else { return }
+        // The task ended and `didComplete` ends the call: with `error`, after the write under way
+        // (the rest are skipped), its file deleted before the caller resumes.
+        guard let (task, handle, pending, file) = taken else { return ending ? skipWrites(error) : () }
         if let task { delegate.cancel(task) }
         if let streaming {
             streaming.chunks.finish(throwing: error)
@@ -124,9 +131,8 @@ final class TransferHandler: Sendable {
             return finish(.failure(error))
         }
         let caughtUp = writes.withLock { writes in
-            if writes.queued == 0 { return true }
-            writes.failure = writes.failure ?? error
-            return false
+            if writes.queued > 0 { writes.failure = writes.failure ?? error }
+            return writes.queued == 0
         }
         queue.async {
             if caughtUp, writes.withLock({ $0.failure == nil }) { try? handle.write(contentsOf: pending) }
@@ -230,6 +236,7 @@ final class TransferHandler: Sendable {
         let ended = state.withLock { state -> (HTTPURLResponse?, IncomingBody?, DownloadFile?, (any Error)?)? in
             // A stopped call has ended already, and its file is no longer this task's.
             guard !state.stopped else { return nil }
+            state.stopped = streaming == nil  // A cancel from here on waits for this end (see `stop`).
             defer { (state.incoming, state.file) = (nil, nil) }
             // Bytes that arrived before a failure are a valid prefix to resume after.
             if let handle = state.incoming?.handle, let pending = state.incoming?.takePending() { write(pending, to: handle) }
@@ -259,20 +266,6 @@ final class TransferHandler: Sendable {
         }
     }
 
-    /// Foundation's own (idle) timeout reads as the package's timeout error, and libcurl's
-    /// refusal of a `Content-Encoding` it does not know as `URLError.cannotDecodeContentData`.
-    private func transportError(_ error: any Error) -> any Error {
-        if let urlError = error as? URLError, urlError.code == .timedOut {
-            return EndpointKitError.timedOut(url: url, limit: timeoutInterval)
-        }
-        if let coding = state.withLock({ $0.response })?.value(forHTTPHeaderField: "Content-Encoding"),
-            "\(error)".lowercased().contains("content encoding")
-        {
-            return ContentCoding.unsupported(coding, url: url, decodable: "the codings its libcurl was built with")
-        }
-        return EndpointKitError.transportFailed(url: url, underlying: URLError.typed(libcurl: error, url: url))
-    }
-
     /// Reports progress; a sink that throws (the caller cancelled from its handler) ends the
     /// call at once.
     private func report(_ value: TransferProgress) {
@@ -282,6 +275,9 @@ final class TransferHandler: Sendable {
             cancel()
         }
     }
+
+    /// Skips the download's writes not yet begun, and fails the call with `error` if none failed it.
+    private func skipWrites(_ error: any Error) { writer?.writes.withLock { $0.failure = $0.failure ?? error } }
 
     private func write(_ data: Data, to handle: FileHandle) {
         guard let (queue, writes) = writer else { return }
