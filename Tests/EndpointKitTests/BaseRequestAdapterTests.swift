@@ -18,6 +18,8 @@ final class BaseURLJoiningTests: XCTestCase {
             ("https://api.example.com/v1?key=k", "books?page=2", "https://api.example.com/v1/books?key=k&page=2"),
             ("https://api.example.com/v1", "a b/ü", "https://api.example.com/v1/a%20b/%C3%BC"),
             ("http://127.0.0.1:8080", "books/feed", "http://127.0.0.1:8080/books/feed"),
+            // A network-path reference keeps its host (it lost it before: `…/v1`).
+            ("https://api.example.com/v1", "//cdn.example.com/img/1", "https://cdn.example.com/img/1"),
         ]
         for (base, path, expected) in cases {
             let adapter = BaseRequestAdapter(baseURL: try XCTUnwrap(URL(string: base)))

@@ -21,6 +21,17 @@ final class StatusOnlyEndpointTests: XCTestCase {
         }
     }
 
+    /// A custom endpoint the size of a `Request` (which is the only stored value): the call
+    /// looks at an endpoint's size before casting it, and this one is no `Request` either.
+    private struct WrappedRequest: Endpoint {
+        let request = Request<Book>.get("books/1", as: Book.self)
+        func makeRequest() throws -> URLRequest { try request.makeRequest() }
+        func content(from response: URLResponse?, with body: Data) throws -> Book {
+            XCTAssertNotNil(response)
+            return try request.content(from: response, with: body)
+        }
+    }
+
     private let url = URL(string: "http://127.0.0.1:1/books/1")!
     private let body = Data(#"{"id":1}"#.utf8)
 
@@ -66,5 +77,11 @@ final class StatusOnlyEndpointTests: XCTestCase {
         try custom.validate(URLRequest(url: url), received)
         XCTAssertEqual(try custom.content(received), Book(id: 1))
         XCTAssertEqual(builds.withLock { $0 }, 1, "built once, for both")
+        XCTAssertEqual(MemoryLayout<WrappedRequest>.size, MemoryLayout<Request<Book>>.size)
+        let wrapped = RequestCall(WrappedRequest())
+        let other = head(status: 200, builds: builds)
+        try wrapped.validate(URLRequest(url: url), other)
+        XCTAssertEqual(try wrapped.content(other), Book(id: 1))
+        XCTAssertEqual(builds.withLock { $0 }, 2, "built for the endpoint of a Request's size")
     }
 }

@@ -9,7 +9,8 @@ import Foundation
 /// The request's path is *appended* to the base URL's path, so with the base
 /// `https://api.example.com/v1` the path `books/1` (or `/books/1`) becomes
 /// `https://api.example.com/v1/books/1`. Query items of both are kept, the base's first.
-/// Absolute request URLs are left as they are. Default headers never replace a header the
+/// Absolute request URLs are left as they are; one without a scheme (`//cdn.example.com/a`)
+/// takes the base's. Default headers never replace a header the
 /// request already has. A base URL without a scheme, or an HTTP one without a host, fails each
 /// call with a relative path (see ``InvalidBaseURL``).
 public struct BaseRequestAdapter: RequestAdapter {
@@ -67,7 +68,12 @@ public struct BaseRequestAdapter: RequestAdapter {
         // The common case, a base without query or fragment and a relative path: join the strings.
         let tail = relative.relativeString
         let first = tail.utf8.first
-        if let joinable = joinableBase, let first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#"), !tail.hasPrefix("//") {
+        // `//host/path` names its host: it takes only the base's scheme (RFC 3986, 4.2).
+        if first == UInt8(ascii: "/"), tail.utf8.dropFirst().first == UInt8(ascii: "/") {
+            guard let url = URL(string: tail, relativeTo: baseURL)?.absoluteURL else { throw EndpointKitError.invalidURL(tail) }
+            return url
+        }
+        if let joinable = joinableBase, let first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#") {
             let joining = { URL(string: joinable + (first == UInt8(ascii: "/") ? tail.dropFirst() : Substring(tail))) }
             if let url = joined.url(for: tail, parsing: joining) { return url }
         }
