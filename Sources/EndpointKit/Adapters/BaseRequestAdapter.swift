@@ -10,9 +10,9 @@ import Foundation
 /// `https://api.example.com/v1` the path `books/1` (or `/books/1`) becomes
 /// `https://api.example.com/v1/books/1`. Query items of both are kept, the base's first.
 /// Absolute request URLs are left as they are; one without a scheme (`//cdn.example.com/a`)
-/// takes the base's. Default headers never replace a header the
-/// request already has. A base URL without a scheme, or an HTTP one without a host, fails each
-/// call with a relative path (see ``InvalidBaseURL``).
+/// takes the base's. Default headers never replace a header the request already has. A base
+/// URL without a scheme, or an HTTP one without a host, fails each call with a relative path
+/// (see ``InvalidBaseURL``).
 public struct BaseRequestAdapter: RequestAdapter {
     /// The URL that relative request paths are appended to.
     public let baseURL: URL
