@@ -62,9 +62,10 @@ extension URLRequest {
     private static let plainPaths = ParsedURLs()
 
     private static func url(path: String, query: [URLQueryItem]) -> URL? {
-        // The common case, a plain path: no encoding needed, and most often parsed before.
-        if query.isEmpty, !path.isEmpty, isPlain(path) {
-            return plainPaths.url(for: path) { URL(string: path) }
+        // The common case, a plain path: no encoding needed, and most often parsed before (its
+        // bytes are then not read again: only a path parsed for the first time is checked).
+        if query.isEmpty, !path.isEmpty, let url = plainPaths.url(for: path, parsing: { isPlain(path) ? URL(string: path) : nil }) {
+            return url
         }
         var components: URLComponents
         if path.contains("://") {
@@ -84,14 +85,13 @@ extension URLRequest {
         return components.url
     }
 
+    /// Whether every byte of `path` is one a path keeps as it is.
+    private static func isPlain(_ path: String) -> Bool {
+        path.utf8.allSatisfy(isPlainPathByte)
+    }
+
     /// Bytes a relative path may hold as they are: unreserved and path characters, no `%`,
     /// `?`, `#` or `:` (which could start a scheme).
-    /// Whether every byte of `path` is one a path keeps as it is. Read as contiguous bytes:
-    /// iterating a string's UTF-8 view costs several times more instructions than its buffer.
-    private static func isPlain(_ path: String) -> Bool {
-        var path = path
-        return path.withUTF8 { $0.allSatisfy(isPlainPathByte) }
-    }
 
     private static func isPlainPathByte(_ byte: UInt8) -> Bool {
         switch byte {

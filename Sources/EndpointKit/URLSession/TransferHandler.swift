@@ -131,8 +131,9 @@ final class TransferHandler: Sendable {
             return finish(.failure(error))
         }
         let caughtUp = writes.withLock { writes in
-            if writes.queued > 0 { writes.failure = writes.failure ?? error }
-            return writes.queued == 0
+            if writes.queued == 0 { return true }
+            writes.failure = writes.failure ?? error
+            return false
         }
         queue.async {
             if caughtUp, writes.withLock({ $0.failure == nil }) { try? handle.write(contentsOf: pending) }
