@@ -13,6 +13,21 @@ import NIOSSL
 #endif
 
 extension AsyncHTTPClientTransport {
+    /// `error`, or, when AsyncHTTPClient refused one of `outgoing`'s header fields (it checks
+    /// them as ``EndpointKit/InvalidHeaderField`` does, before anything is sent, and names the
+    /// values), EndpointKit's error for the field, which names the field and not its value (a
+    /// value may be a credential). The fields are gone through again only then: a call that
+    /// sends has them checked once.
+    static func namingField(_ error: any Error, of outgoing: Outgoing) -> any Error {
+        guard error is HTTPClientError else { return error }
+        do {
+            for (name, value) in outgoing.request.allHTTPHeaderFields ?? [:] { try InvalidHeaderField.checkSent(name: name, value: value) }
+        } catch {
+            return error
+        }
+        return error
+    }
+
     /// AsyncHTTPClient's and NIO's errors, as the `URLError`s `URLSessionClient` reports. A
     /// TLS failure names its cause (``EndpointKit/TLSFailure``); a server certificate that
     /// failed verification is looked at again (``ServerCertificateCheck``) to tell an expired

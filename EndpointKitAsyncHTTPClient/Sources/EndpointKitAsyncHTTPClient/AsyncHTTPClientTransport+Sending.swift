@@ -31,7 +31,7 @@ extension AsyncHTTPClientTransport {
         timeLimit: (deadline: NIODeadline, seconds: TimeInterval)?
     ) throws -> ResponseReceiver {
         let request = try HTTPClient.Request(
-            url: url, method: .init(rawValue: outgoing.request.httpMethod ?? "GET"), headers: try headers(for: outgoing, url: url),
+            url: url, method: .init(rawValue: outgoing.request.httpMethod ?? "GET"), headers: headers(for: outgoing, url: url),
             body: bytes.map { .bytes($0) })
         let receiver = ResponseReceiver(url: url, idleLimit: idleLimit, wholeLimit: wholeLimit, timeLimit: timeLimit)
         let eventLoop: HTTPClient.EventLoopPreference = calls.count == 1 ? .delegate(on: soloEventLoop) : .indifferent
@@ -160,7 +160,7 @@ extension AsyncHTTPClientTransport {
     ) throws -> HTTPClientRequest {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .init(rawValue: outgoing.request.httpMethod ?? "GET")
-        request.headers = try headers(for: outgoing, url: url)
+        request.headers = headers(for: outgoing, url: url)
         let source: BodyChunks.Source?
         switch outgoing.body {
         case .data(let data): source = .stream { InputStream(data: data) }
@@ -200,14 +200,13 @@ extension AsyncHTTPClientTransport {
     }
 
     /// The request's header fields: `outgoing`'s, the defaults it lacks, the URL's credentials
-    /// and its cookies.
-    /// Throws for a name that is not an HTTP token (see `InvalidHeaderField`), before
-    /// anything is sent.
-    private func headers(for outgoing: Outgoing, url: URL) throws -> HTTPHeaders {
+    /// and its cookies. AsyncHTTPClient refuses a field that cannot be sent before anything is
+    /// sent (see ``namingField(_:of:)``).
+    private func headers(for outgoing: Outgoing, url: URL) -> HTTPHeaders {
         let fields = outgoing.request.allHTTPHeaderFields ?? [:]
         // A request with no fields of its own (most GETs) starts from the defaults as they
-        // were built once: nothing to look up, check or copy until the fields change.
-        var headers = fields.isEmpty ? Self.defaultFields : try Self.withDefaults(fields)
+        // were built once: nothing to look up or copy until the fields change.
+        var headers = fields.isEmpty ? Self.defaultFields : Self.withDefaults(fields)
         headers.addCredentials(of: url)
         if let cookieStorage, outgoing.request.httpShouldHandleCookies, !headers.contains(name: "Cookie") {
             for (name, value) in HTTPCookie.requestHeaderFields(with: cookieStorage.cookiesToSend(to: url)) {
@@ -218,14 +217,11 @@ extension AsyncHTTPClientTransport {
     }
 
     /// `fields`, and the defaults they lack.
-    private static func withDefaults(_ fields: [String: String]) throws -> HTTPHeaders {
+    private static func withDefaults(_ fields: [String: String]) -> HTTPHeaders {
         var headers = HTTPHeaders()
         // Room for the defaults too: the fields' array grows once, not field by field.
         headers.reserveCapacity(fields.count + defaultFields.count)
-        for (name, value) in fields {
-            try InvalidHeaderField.checkSent(name: name, value: value)
-            headers.add(name: name, value: value)
-        }
+        for (name, value) in fields { headers.add(name: name, value: value) }
         for (name, value) in defaultFields where !headers.contains(name: name) {
             headers.add(name: name, value: value)
         }

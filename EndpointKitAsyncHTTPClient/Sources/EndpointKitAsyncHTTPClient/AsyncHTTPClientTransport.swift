@@ -128,7 +128,7 @@ struct AsyncHTTPClientTransport: Transport {
                 }
             }
         } catch {
-            throw await translate(error, url: url)
+            throw await translate(Self.namingField(error, of: outgoing), url: url)
         }
     }
 
@@ -208,7 +208,7 @@ struct AsyncHTTPClientTransport: Transport {
             return ReceivedResponse(head: head, body: data, fileURL: nil)
         } catch {
             file?.failed()
-            throw await translate(error, url: url)
+            throw await translate(Self.namingField(error, of: outgoing), url: url)
         }
     }
 

@@ -305,6 +305,18 @@ extension ClientScenarios {
                 }
                 XCTAssertEqual(server.requests.count, sent, "\(name), case \(index): nothing is sent")
             }
+            // Streamed, those set on the request directly are refused the same way.
+            for (index, endpoint) in endpoints.enumerated().dropFirst(built.count) {
+                do {
+                    _ = try await client.stream(endpoint)
+                    XCTFail("\(name), case \(index), streamed: sent")
+                } catch EndpointKitError.invalidRequest(_, let underlying as InvalidHeaderField) {
+                    XCTAssertTrue(underlying.name.hasPrefix("X-"), "\(name), case \(index), streamed: \(underlying)")
+                    XCTAssertFalse("\(underlying)".contains("s3"), "\(name), streamed: the value is not told")
+                } catch {
+                    XCTFail("\(name), case \(index), streamed: \(error)")
+                }
+            }
             // A tab is allowed in a value.
             let tabbed = try await client.request(EchoEndpoint(configure: { $0.setValue("a\tb", forHTTPHeaderField: "X-Tab") }))
             XCTAssertEqual(tabbed.headers["x-tab"], "a\tb", name)
