@@ -93,10 +93,11 @@ extension Pipeline {
     static func prepared(_ outgoing: Outgoing, sending request: URLRequest) -> Outgoing {
         var outgoing = outgoing
         outgoing.request = request
-        // Looked up by name (case-insensitively), not through a copy of every field: a request
-        // is changed, so copied, only when it carries one; one without fields is not searched.
-        guard outgoing.request.allHTTPHeaderFields != nil else { return outgoing }
-        for name in ["Content-Length", "Transfer-Encoding"] where outgoing.request.value(forHTTPHeaderField: name) != nil {
+        // A request is changed, so copied, only when it carries one. The names are compared
+        // here: Foundation's lookup by name lowercases every field's name for each name asked.
+        guard let fields = outgoing.request.allHTTPHeaderFields else { return outgoing }
+        for name in fields.keys
+        where HTTPToken.sameName(name, "content-length") || HTTPToken.sameName(name, "transfer-encoding") {
             outgoing.request.setValue(nil, forHTTPHeaderField: name)
         }
         return outgoing
