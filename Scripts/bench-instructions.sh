@@ -14,6 +14,7 @@
 # transport instead (the first contender named is the one the others are compared with).
 # CONTENDERS=pipeline counts EndpointKit's own steps of a call, over a transport that answers at
 # once: no I/O, so the count repeats to the instruction (20,397 and 20,398 in two runs of one build).
+# DEFAULT_FIELDS=1 has that call's base adapter add two header fields, as a service's often does.
 # `raw-fields` is `raw` sending the two header fields the client adds (the same exchange).
 # IN_FLIGHT=N makes the calls from N tasks side by side, as a server does: the event loops then
 # read several answers a wake-up, and a call's code is evicted by the others' (see CACHE_SIM).

@@ -58,6 +58,25 @@ final class BaseURLJoiningTests: XCTestCase {
         XCTAssertEqual(try fine.adapt(try URLRequest(.get, "books")).value(forHTTPHeaderField: "X-Token"), "abc def")
     }
 
+    /// A default header never replaces the request's own field, whatever the case of either
+    /// name; the defaults it lacks are added.
+    func testADefaultHeaderKeepsTheRequestsOwnInAnyCase() throws {
+        let base = try XCTUnwrap(URL(string: "https://api.example.com/v1"))
+        let adapter = BaseRequestAdapter(baseURL: base, headers: ["X-Token": "default", "Accept-Language": "fr", "x-trace": "t"])
+        var request = try URLRequest(.get, "books")
+        request.setValue("own", forHTTPHeaderField: "x-TOKEN")
+        request.setValue("mine", forHTTPHeaderField: "X-TRACE")
+        let adapted = try adapter.adapt(request)
+        XCTAssertEqual(adapted.value(forHTTPHeaderField: "X-Token"), "own")
+        XCTAssertEqual(adapted.value(forHTTPHeaderField: "x-trace"), "mine")
+        XCTAssertEqual(adapted.value(forHTTPHeaderField: "accept-language"), "fr")
+        XCTAssertEqual(adapted.allHTTPHeaderFields?.count, 3, "\(adapted.allHTTPHeaderFields ?? [:])")
+        let bare = try adapter.adapt(try URLRequest(.get, "books"))
+        XCTAssertEqual(bare.allHTTPHeaderFields?.count, 3, "\(bare.allHTTPHeaderFields ?? [:])")
+        XCTAssertEqual(bare.value(forHTTPHeaderField: "X-Token"), "default")
+        XCTAssertEqual(bare.value(forHTTPHeaderField: "X-Trace"), "t")
+    }
+
     /// A base URL without a scheme (a host written bare, or `localhost:8080`, which reads as the
     /// scheme `localhost`) or without a host (`https://` from an unset variable) fails each call
     /// with a relative path, saying why; resolved, `https://` + `books` went to the host `books`.

@@ -69,4 +69,21 @@ final class URLRequestBuildingTests: ServerTestCase {
         XCTAssertEqual(echo.headers["x-trace"], "abc")
         XCTAssertEqual(echo.headers["accept"], "application/json")
     }
+
+    /// EndpointKit's own way of setting fields behaves as Foundation's `setValue`: a field of the
+    /// same name in any case is replaced, `nil` removes it, and a value that cannot be sent is
+    /// dropped as Foundation drops it; a name that can be sent is kept as given.
+    func testSettingFieldsReplacesInAnyCaseAndDropsWhatCannotBeSent() throws {
+        var request = try URLRequest(.get, "books", headers: ["X-Trace": "one", "Accept": "text/plain"])
+        request.setFields([("x-TRACE", "two"), ("accept", nil), ("X-New", "new"), ("X-Bad", "a\r\nX-Injected: yes")])
+        XCTAssertEqual(request.value(forHTTPHeaderField: "X-Trace"), "two")
+        XCTAssertEqual(request.allHTTPHeaderFields?.keys.filter { $0.lowercased() == "x-trace" }, ["x-TRACE"])
+        XCTAssertNil(request.value(forHTTPHeaderField: "Accept"))
+        XCTAssertEqual(request.value(forHTTPHeaderField: "x-new"), "new")
+        XCTAssertNil(request.value(forHTTPHeaderField: "X-Bad"))
+        XCTAssertEqual(request.allHTTPHeaderFields?.count, 2, "\(request.allHTTPHeaderFields ?? [:])")
+        request.setField(nil, named: "X-NEW")
+        request.setField("sent", named: "Content-Type")
+        XCTAssertEqual(request.allHTTPHeaderFields, ["x-TRACE": "two", "Content-Type": "sent"])
+    }
 }

@@ -21,7 +21,8 @@ import OpenAPIAsyncHTTPClient
 // `.get(_:as:)` (`client-decoded`); or the generated client of Sources/BenchAPI on
 // swift-openapi-async-http-client's transport (`openapi-official`) or on EndpointKit's over
 // AsyncHTTPClientClient (`openapi-client`); or `pipeline`: EndpointKit's own steps of the call,
-// over a transport that answers at once (no I/O).
+// over a transport that answers at once (no I/O); with DEFAULT_FIELDS set, its base adapter adds
+// two header fields to each request (`Authorization` and `X-Client`), as a service's often does.
 // All share AsyncHTTPClientClient's HTTPClient configuration. Scripts/bench-instructions.sh runs
 // it under callgrind twice per contender, so that the instructions of one request are the
 // difference of two runs: start-up and warm-up cancel out, and the count is the same from run
@@ -66,7 +67,10 @@ enum Instructions {
             }
         case "pipeline":
             let pipeline = Pipeline(
-                requestAdapter: BaseRequestAdapter(baseURL: baseURL), responseObserver: nil, retryPolicy: .none, timeout: nil,
+                requestAdapter: BaseRequestAdapter(
+                    baseURL: baseURL,
+                    headers: ProcessInfo.processInfo.environment["DEFAULT_FIELDS"] == nil ? [:] : ["Authorization": "Bearer abc", "X-Client": "bench"]),
+                responseObserver: nil, retryPolicy: .none, timeout: nil,
                 maximumBodySize: 100 << 20, transport: InstantTransport.smallJSON(from: baseURL.appendingPathComponent("json")))
             call = {
                 let body = try await pipeline.perform(RequestCall(RawBytes(path: "json")))

@@ -59,9 +59,16 @@ public struct BaseRequestAdapter: RequestAdapter {
             request.url = try resolve(url)
         }
         if let invalidHeader { throw invalidHeader }
-        for (name, value) in headers where request.value(forHTTPHeaderField: name) == nil {
-            request.setValue(value, forHTTPHeaderField: name)
+        guard !headers.isEmpty else { return }
+        guard let own = request.allHTTPHeaderFields, !own.isEmpty else {
+            // Checked when the adapter was made: set as they are, without a copy.
+            request.allHTTPHeaderFields = headers
+            return
         }
+        // The request's names are compared here: Foundation's lookup by name lowercases every
+        // field's name for each name asked.
+        let missing = headers.filter { field in !own.keys.contains { HTTPToken.sameName($0, field.key) } }
+        if !missing.isEmpty { request.setFields(missing.lazy.map { ($0.key, $0.value) }) }
     }
 
     private func resolve(_ relative: URL) throws -> URL {

@@ -74,8 +74,8 @@ extension HTTPCache {
         var sent = outgoing
         let validated = stored.flatMap { $0.hasValidators && !callerConditional ? $0 : nil }
         if let validated {
-            validated.header("ETag").map { sent.request.setValue($0, forHTTPHeaderField: "If-None-Match") }
-            validated.header("Last-Modified").map { sent.request.setValue($0, forHTTPHeaderField: "If-Modified-Since") }
+            validated.header("ETag").map { sent.request.setField($0, named: "If-None-Match") }
+            validated.header("Last-Modified").map { sent.request.setField($0, named: "If-Modified-Since") }
         }
         count { $0.networkRequests += 1 }
         let requestDate = clock()

@@ -53,8 +53,8 @@ extension HTTPCache {
         case .fetch(let stored):
             var sent = outgoing
             let validated = stored.flatMap { $0.hasValidators ? $0 : nil }
-            validated?.header("ETag").map { sent.request.setValue($0, forHTTPHeaderField: "If-None-Match") }
-            validated?.header("Last-Modified").map { sent.request.setValue($0, forHTTPHeaderField: "If-Modified-Since") }
+            validated?.header("ETag").map { sent.request.setField($0, named: "If-None-Match") }
+            validated?.header("Last-Modified").map { sent.request.setField($0, named: "If-Modified-Since") }
             count { $0.networkRequests += 1 }
             let requestDate = clock()
             var stream = try await open(validated == nil ? outgoing : sent)

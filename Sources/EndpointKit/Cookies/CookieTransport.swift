@@ -38,9 +38,7 @@ struct CookieTransport: Transport {
         let cookies = store.cookiesToSend(to: url)
         guard !cookies.isEmpty else { return outgoing }
         var outgoing = outgoing
-        for (name, value) in HTTPCookie.requestHeaderFields(with: cookies) {
-            outgoing.request.setValue(value, forHTTPHeaderField: name)
-        }
+        outgoing.request.setFields(HTTPCookie.requestHeaderFields(with: cookies).lazy.map { ($0.key, $0.value) })
         return outgoing
     }
 

@@ -28,10 +28,11 @@ extension URLRequest {
         self.init(url: url)
         // GET is the default; setting it anyway costs a header normalization per call.
         if method != .get { httpMethod = method.rawValue }
+        guard !headers.isEmpty else { return }
         for (name, value) in headers {
             if let problem = InvalidHeaderField.problem(name: name, value: value) { throw problem }
-            setValue(value, forHTTPHeaderField: name)
         }
+        setFields(headers.lazy.map { ($0.key, $0.value) })
     }
 
     /// Sets a JSON body and `Content-Type: application/json`.
@@ -55,7 +56,7 @@ extension URLRequest {
     /// Sets a body and its `Content-Type`.
     public mutating func setBody(_ data: Data, contentType: String) {
         httpBody = data
-        setValue(contentType, forHTTPHeaderField: "Content-Type")
+        setField(contentType, named: "Content-Type")
     }
 
     /// The URLs of plain paths parsed so far, by their path.

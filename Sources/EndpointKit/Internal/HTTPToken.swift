@@ -9,14 +9,16 @@ enum HTTPToken {
         !text.isEmpty && (text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isTokenByte) } ?? text.utf8.allSatisfy(isTokenByte))
     }
 
-    /// Whether the field name `name` is `lowercase` (given in lowercase), compared as field names
-    /// are, without regard to ASCII case (RFC 9110, 5.1): byte by byte, with no lowercased copy
-    /// of either, as Foundation's `value(forHTTPHeaderField:)` makes of every field it has.
-    static func sameName(_ name: String, _ lowercase: String) -> Bool {
-        name.utf8.count == lowercase.utf8.count
-            && zip(name.utf8, lowercase.utf8).allSatisfy { byte, lower in
-                byte == lower || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(lower) && byte == lower - 0x20
-            }
+    /// Whether two field names are the same, compared as field names are, without regard to
+    /// ASCII case (RFC 9110, 5.1): byte by byte, with no lowercased copy of either, as
+    /// Foundation's `value(forHTTPHeaderField:)` makes of every field it has.
+    static func sameName(_ name: String, _ other: String) -> Bool {
+        name.utf8.count == other.utf8.count && zip(name.utf8, other.utf8).allSatisfy { lowered($0) == lowered($1) }
+    }
+
+    /// `byte`, an ASCII capital made small.
+    private static func lowered(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 0x20 : byte
     }
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {

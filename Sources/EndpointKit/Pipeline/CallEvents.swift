@@ -47,7 +47,8 @@ struct CallEvents {
         attemptUptime = CallContext.now
         let event = AttemptStarted(call: call, request: request)
         monitor.attemptStarted(event)
-        for (name, value) in monitor.headers(for: event) { request.setValue(value, forHTTPHeaderField: name) }
+        let fields = monitor.headers(for: event)
+        if !fields.isEmpty { request.setFields(fields.lazy.map { ($0.name, $0.value) }) }
         self.request = request
     }
 

@@ -27,7 +27,7 @@ import Foundation
     /// Prepares `request` to download into `resumableURL`, or into a new temporary file.
     init(resumableURL: URL?, request: inout URLRequest) {
         // Ranges count bytes of the encoded entity; ask for it unencoded so offsets hold.
-        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        request.setField("identity", named: "Accept-Encoding")
         guard let resumableURL else {
             url = FileManager.default.temporaryDirectory
                 .appendingPathComponent("EndpointKit-\(UUID().uuidString).download")
@@ -39,8 +39,8 @@ import Foundation
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
         if size > 0, let validator = try? String(contentsOf: recordURL, encoding: .utf8), !validator.isEmpty {
             offset = size
-            request.setValue("bytes=\(size)-", forHTTPHeaderField: "Range")
-            request.setValue(validator, forHTTPHeaderField: "If-Range")
+            request.setField("bytes=\(size)-", named: "Range")
+            request.setField(validator, named: "If-Range")
         }
     }
 

@@ -131,7 +131,7 @@ import Foundation
         var request = request
         request.httpBodyStream = stream
         if request.httpMethod == "POST", request.value(forHTTPHeaderField: "Content-Type") == nil {
-            request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+            request.setField("application/octet-stream", named: "Content-Type")
         }
         return request
     }

@@ -65,7 +65,7 @@ extension Pipeline {
             throw error
         }
         outgoing.body = .file(url)
-        outgoing.request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
+        outgoing.request.setField(form.contentType, named: "Content-Type")
         return url
     }
 
@@ -96,10 +96,8 @@ extension Pipeline {
         // A request is changed, so copied, only when it carries one. The names are compared
         // here: Foundation's lookup by name lowercases every field's name for each name asked.
         guard let fields = outgoing.request.allHTTPHeaderFields else { return outgoing }
-        for name in fields.keys
-        where HTTPToken.sameName(name, "content-length") || HTTPToken.sameName(name, "transfer-encoding") {
-            outgoing.request.setValue(nil, forHTTPHeaderField: name)
-        }
+        let framing = fields.keys.filter { HTTPToken.sameName($0, "Content-Length") || HTTPToken.sameName($0, "Transfer-Encoding") }
+        if !framing.isEmpty { outgoing.request.setFields(framing.map { ($0, nil) }) }
         return outgoing
     }
 

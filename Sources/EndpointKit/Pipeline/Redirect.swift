@@ -56,17 +56,13 @@ enum Redirect {
         case 303 where method != "HEAD", 301 where method == "POST", 302 where method == "POST":
             next.request.httpMethod = "GET"
             next.dropBody()
-            for name in ["Content-Type", "Content-Length", "Content-Encoding"] {
-                next.request.setValue(nil, forHTTPHeaderField: name)
-            }
+            next.request.setFields(["Content-Type", "Content-Length", "Content-Encoding"].lazy.map { ($0, nil) })
         default:
             break
         }
         if !sameOrigin(previous.request.url, url) {
             // A `Host` set by hand names the first origin's virtual host: the next one is its own.
-            for name in ["Authorization", "Cookie", "Proxy-Authorization", "Host"] {
-                next.request.setValue(nil, forHTTPHeaderField: name)
-            }
+            next.request.setFields(["Authorization", "Cookie", "Proxy-Authorization", "Host"].lazy.map { ($0, nil) })
         }
         return next
     }

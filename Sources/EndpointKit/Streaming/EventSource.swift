@@ -16,9 +16,9 @@ enum EventSource {
 
         func makeRequest() throws -> URLRequest {
             var request = try base.makeRequest()
-            request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+            request.setField("text/event-stream", named: "Accept")
             // An empty ID (the stream's `id` field without a value) resets it: none is sent.
-            if let lastEventID, !lastEventID.isEmpty { request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID") }
+            if let lastEventID, !lastEventID.isEmpty { request.setField(lastEventID, named: "Last-Event-ID") }
             return request
         }
 
