@@ -15,7 +15,7 @@ public struct UploadCoverEndpoint: UploadEndpoint {
     /// Builds the request and names the file as its body.
     public func makeRequest() throws -> (URLRequest, UploadEndpointBody) {
         var request = try URLRequest(.put, "books/\(id)/cover")
-        request.setValue(Self.contentType(of: file), forHTTPHeaderField: "Content-Type")
+        request.setField(Self.contentType(of: file), named: "Content-Type")
         return (request, .file(file))
     }
 
