@@ -72,7 +72,8 @@ final class URLRequestBuildingTests: ServerTestCase {
 
     /// EndpointKit's own way of setting fields behaves as Foundation's `setValue`: a field of the
     /// same name in any case is replaced, `nil` removes it, and a value that cannot be sent is
-    /// dropped as Foundation drops it; a name that can be sent is kept as given.
+    /// dropped as Foundation drops it; a name that can be sent is kept as given. Read back with
+    /// `field(named:)` in any case.
     func testSettingFieldsReplacesInAnyCaseAndDropsWhatCannotBeSent() throws {
         var request = try URLRequest(.get, "books", headers: ["X-Trace": "one", "Accept": "text/plain"])
         request.setFields([("x-TRACE", "two"), ("accept", nil), ("X-New", "new"), ("X-Bad", "a\r\nX-Injected: yes")])
@@ -85,5 +86,11 @@ final class URLRequestBuildingTests: ServerTestCase {
         request.setField(nil, named: "X-NEW")
         request.setField("sent", named: "Content-Type")
         XCTAssertEqual(request.allHTTPHeaderFields, ["x-TRACE": "two", "Content-Type": "sent"])
+        // Read back in any case, as `value(forHTTPHeaderField:)` reads.
+        for name in ["x-TRACE", "X-Trace", "x-trace", "content-type", "CONTENT-TYPE", "X-New", "X-Trac", "X-Tracé"] {
+            XCTAssertEqual(request.field(named: name), request.value(forHTTPHeaderField: name), name)
+        }
+        XCTAssertEqual(request.field(named: "X-TRACE"), "two")
+        XCTAssertNil(URLRequest(url: URL(fileURLWithPath: "/")).field(named: "Accept"))
     }
 }

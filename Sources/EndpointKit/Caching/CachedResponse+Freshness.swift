@@ -47,7 +47,7 @@ extension CachedResponse {
     /// request as in the one that brought it (RFC 9111, 4.1).
     func matches(_ request: URLRequest) -> Bool {
         Self.varyingFields(header("Vary")).allSatisfy { name in
-            request.value(forHTTPHeaderField: name).map(Self.normalized) == varying[name]
+            request.field(named: name).map(Self.normalized) == varying[name]
         }
     }
 

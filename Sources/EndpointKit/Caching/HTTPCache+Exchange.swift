@@ -18,9 +18,9 @@ extension HTTPCache {
         switch request.httpMethod?.uppercased() ?? "GET" {
         case "GET":
             let directives = CacheControl(
-                request.value(forHTTPHeaderField: "Cache-Control"), pragma: request.value(forHTTPHeaderField: "Pragma"))
+                request.field(named: "Cache-Control"), pragma: request.field(named: "Pragma"))
             // A range is a part of the answer; no-store asks to keep no part of this exchange.
-            guard !directives.noStore, request.value(forHTTPHeaderField: "Range") == nil else { return try await send(outgoing) }
+            guard !directives.noStore, request.field(named: "Range") == nil else { return try await send(outgoing) }
             count { $0.requests += 1 }
             let received = try await get(outgoing, key: key, directives: directives, send: send, background: background)
             count { $0.add(received.cacheOutcome) }

@@ -69,7 +69,7 @@ extension HTTPCache {
         let vary = CachedResponse.varyingFields(answer.header("Vary"))
         let control = answer.control
         guard !vary.contains("*"), !control.noStore else { return nil }
-        if request.value(forHTTPHeaderField: "Authorization") != nil,
+        if request.field(named: "Authorization") != nil,
             !(control.isPublic || control.sharedMaxAge != nil || control.mustRevalidate)
         {
             return nil
@@ -82,7 +82,7 @@ extension HTTPCache {
         }
         if !vary.isEmpty {
             var varying: [String: String] = [:]
-            for name in vary { varying[name] = request.value(forHTTPHeaderField: name).map(CachedResponse.normalized) }
+            for name in vary { varying[name] = request.field(named: name).map(CachedResponse.normalized) }
             answer = CachedResponse(
                 url: url, statusCode: status, headers: headers, body: received.body, requestDate: requestDate,
                 responseDate: responseDate, varying: varying)
@@ -93,14 +93,14 @@ extension HTTPCache {
     /// Whether the caller's own conditional `request` is answered "not modified" by `stored`
     /// (RFC 9110, 13.2.2: `If-None-Match` first, else `If-Modified-Since`).
     static func isNotModified(_ stored: CachedResponse, for request: URLRequest) -> Bool {
-        if let tags = request.value(forHTTPHeaderField: "If-None-Match") {
+        if let tags = request.field(named: "If-None-Match") {
             guard let tag = stored.header("ETag") else { return tags.trimmingCharacters(in: .whitespaces) == "*" }
             return tags.split(separator: ",").contains { candidate in
                 let candidate = candidate.trimmingCharacters(in: .whitespaces)
                 return candidate == "*" || CachedResponse.opaque(candidate) == CachedResponse.opaque(tag)
             }
         }
-        guard let since = request.value(forHTTPHeaderField: "If-Modified-Since").flatMap(HTTPDate.parse),
+        guard let since = request.field(named: "If-Modified-Since").flatMap(HTTPDate.parse),
             let modified = (stored.header("Last-Modified") ?? stored.header("Date")).flatMap(HTTPDate.parse)
         else { return false }
         return modified <= since
@@ -108,6 +108,6 @@ extension HTTPCache {
 
     /// Whether the caller made `request` conditional itself.
     static func isConditional(_ request: URLRequest) -> Bool {
-        request.value(forHTTPHeaderField: "If-None-Match") != nil || request.value(forHTTPHeaderField: "If-Modified-Since") != nil
+        request.field(named: "If-None-Match") != nil || request.field(named: "If-Modified-Since") != nil
     }
 }

@@ -29,8 +29,8 @@ extension HTTPCache {
             }
             return stream
         }
-        let directives = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"), pragma: request.value(forHTTPHeaderField: "Pragma"))
-        guard !directives.noStore, request.value(forHTTPHeaderField: "Range") == nil, !Self.isConditional(request) else {
+        let directives = CacheControl(request.field(named: "Cache-Control"), pragma: request.field(named: "Pragma"))
+        guard !directives.noStore, request.field(named: "Range") == nil, !Self.isConditional(request) else {
             return try await open(outgoing)
         }
         let key = Self.key(for: url)

@@ -33,7 +33,7 @@ struct CookieTransport: Transport {
     /// `Cookie` field or does not handle cookies.
     private func withCookies(_ outgoing: Outgoing) -> Outgoing {
         guard let url = outgoing.request.url, outgoing.request.httpShouldHandleCookies,
-            outgoing.request.value(forHTTPHeaderField: "Cookie") == nil
+            outgoing.request.field(named: "Cookie") == nil
         else { return outgoing }
         let cookies = store.cookiesToSend(to: url)
         guard !cookies.isEmpty else { return outgoing }

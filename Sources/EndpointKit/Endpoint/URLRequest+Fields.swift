@@ -5,6 +5,14 @@ import Foundation
 #endif
 
 extension URLRequest {
+    /// The value of the header field `name`, in any case, as `value(forHTTPHeaderField:)` gives
+    /// it, without the lowercased copy of every field's name that Foundation makes on Linux for
+    /// each lookup.
+    public func field(named name: String) -> String? {
+        guard let fields = allHTTPHeaderFields else { return nil }
+        return fields[name] ?? fields.first { HTTPToken.sameName($0.key, name) }?.value
+    }
+
     /// Sets the header field `name` to `value` (`nil` removes it), replacing a field of the same
     /// name in any case, as `setValue(_:forHTTPHeaderField:)` does, for a fraction of its cost
     /// on Linux: Foundation there checks the value character by character, capitalizes the name

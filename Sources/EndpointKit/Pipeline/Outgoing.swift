@@ -130,7 +130,7 @@ import Foundation
     private static func streaming(_ request: URLRequest, _ stream: InputStream) -> URLRequest {
         var request = request
         request.httpBodyStream = stream
-        if request.httpMethod == "POST", request.value(forHTTPHeaderField: "Content-Type") == nil {
+        if request.httpMethod == "POST", request.field(named: "Content-Type") == nil {
             request.setField("application/octet-stream", named: "Content-Type")
         }
         return request

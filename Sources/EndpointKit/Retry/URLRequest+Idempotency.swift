@@ -9,6 +9,6 @@ extension URLRequest {
     /// a given key once, however often it arrives (draft-ietf-httpapi-idempotency-key-header;
     /// Stripe's API and others), so sending it again is safe whatever its method.
     public var carriesIdempotencyKey: Bool {
-        value(forHTTPHeaderField: "Idempotency-Key") != nil
+        field(named: "Idempotency-Key") != nil
     }
 }

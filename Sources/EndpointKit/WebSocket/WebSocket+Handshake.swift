@@ -16,7 +16,7 @@ extension WebSocket {
     ///   credential in this field.
     @_spi(Transport) public static func checkedSubprotocol(_ chosen: String?, offeredIn request: URLRequest) throws -> String? {
         guard let chosen else { return nil }
-        let offered = (request.value(forHTTPHeaderField: "Sec-WebSocket-Protocol") ?? "").split(separator: ",")
+        let offered = (request.field(named: "Sec-WebSocket-Protocol") ?? "").split(separator: ",")
         if offered.contains(where: { $0.trimmingCharacters(in: .whitespaces) == chosen }) { return chosen }
         throw handshakeFailure("chose a WebSocket subprotocol (Sec-WebSocket-Protocol) that the handshake did not offer", request: request)
     }
