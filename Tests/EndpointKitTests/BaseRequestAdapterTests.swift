@@ -75,6 +75,14 @@ final class BaseURLJoiningTests: XCTestCase {
         XCTAssertEqual(bare.allHTTPHeaderFields?.count, 3, "\(bare.allHTTPHeaderFields ?? [:])")
         XCTAssertEqual(bare.value(forHTTPHeaderField: "X-Token"), "default")
         XCTAssertEqual(bare.value(forHTTPHeaderField: "X-Trace"), "t")
+        // Two defaults of one name in different cases make one field, with or without fields of its own.
+        let twice = BaseRequestAdapter(baseURL: base, headers: ["X-Dup": "a", "x-dup": "b"])
+        var own = try URLRequest(.get, "books")
+        own.setField("1", named: "X-Own")
+        for request in [try URLRequest(.get, "books"), own] {
+            let fields = try twice.adapt(request).allHTTPHeaderFields ?? [:]
+            XCTAssertEqual(fields.keys.filter { $0.lowercased() == "x-dup" }.count, 1, "\(fields)")
+        }
     }
 
     /// A base URL without a scheme (a host written bare, or `localhost:8080`, which reads as the

@@ -25,6 +25,9 @@ public struct BaseRequestAdapter: RequestAdapter {
         self.baseURL = baseURL
         self.headers = headers
         self.invalidHeader = headers.lazy.compactMap(InvalidHeaderField.problem).first
+        self.distinctHeaders = headers.reduce(into: [:]) { distinct, field in
+            if !distinct.keys.contains(where: { HTTPToken.sameName($0, field.key) }) { distinct[field.key] = field.value }
+        }
         self.invalidBase = InvalidBaseURL.problem(baseURL)
         let absolute = baseURL.absoluteString
         if baseURL.query == nil, baseURL.fragment == nil, baseURL.scheme != nil, !absolute.contains("?"), !absolute.contains("#") {
@@ -36,6 +39,8 @@ public struct BaseRequestAdapter: RequestAdapter {
 
     /// The base URL ending in `/`, when a relative path can simply be appended to it.
     private let joinableBase: String?
+    /// ``headers``, one field a name whatever its case (as Foundation keeps them).
+    private let distinctHeaders: [String: String]
     /// A default header that cannot be sent, found once.
     private let invalidHeader: InvalidHeaderField?
     /// Why relative paths cannot be resolved against the base URL, found once.
@@ -59,16 +64,19 @@ public struct BaseRequestAdapter: RequestAdapter {
             request.url = try resolve(url)
         }
         if let invalidHeader { throw invalidHeader }
-        guard !headers.isEmpty else { return }
+        // Checked when the adapter was made: set as they are, without a copy, or those the
+        // request lacks. The names are compared here: Foundation's lookup by name lowercases
+        // every field's name for each name asked.
+        guard !distinctHeaders.isEmpty else { return }
         guard let own = request.allHTTPHeaderFields, !own.isEmpty else {
-            // Checked when the adapter was made: set as they are, without a copy.
-            request.allHTTPHeaderFields = headers
+            request.allHTTPHeaderFields = distinctHeaders
             return
         }
-        // The request's names are compared here: Foundation's lookup by name lowercases every
-        // field's name for each name asked.
-        let missing = headers.filter { field in !own.keys.contains { HTTPToken.sameName($0, field.key) } }
-        if !missing.isEmpty { request.setFields(missing.lazy.map { ($0.key, $0.value) }) }
+        var fields = own
+        for (name, value) in distinctHeaders where !own.keys.contains(where: { HTTPToken.sameName($0, name) }) {
+            fields[name] = value
+        }
+        if fields.count > own.count { request.allHTTPHeaderFields = fields }
     }
 
     private func resolve(_ relative: URL) throws -> URL {

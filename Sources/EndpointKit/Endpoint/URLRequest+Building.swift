@@ -32,7 +32,7 @@ extension URLRequest {
         for (name, value) in headers {
             if let problem = InvalidHeaderField.problem(name: name, value: value) { throw problem }
         }
-        setFields(headers.lazy.map { ($0.key, $0.value) })
+        setFields(headers.lazy.map { ($0.key, $0.value) }, checked: true)
     }
 
     /// Sets a JSON body and `Content-Type: application/json`.
@@ -93,7 +93,6 @@ extension URLRequest {
 
     /// Bytes a relative path may hold as they are: unreserved and path characters, no `%`,
     /// `?`, `#` or `:` (which could start a scheme).
-
     private static func isPlainPathByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):

@@ -25,13 +25,14 @@ extension URLRequest {
     }
 
     /// Sets each field of `fields` as ``setField(_:named:)`` does, reading and writing the
-    /// request's fields once whatever their number.
-    mutating func setFields(_ fields: some Sequence<(String, String?)>) {
+    /// request's fields once whatever their number; `checked` when each was already found one
+    /// that can be sent.
+    mutating func setFields(_ fields: some Sequence<(String, String?)>, checked: Bool = false) {
         var all = allHTTPHeaderFields ?? [:]
         all.reserveCapacity(all.count + fields.underestimatedCount)
         var changed = false
         for (name, value) in fields {
-            if let value, InvalidHeaderField.problem(name: name, value: value) != nil {
+            if !checked, let value, InvalidHeaderField.problem(name: name, value: value) != nil {
                 if changed { allHTTPHeaderFields = all }
                 setValue(value, forHTTPHeaderField: name)
                 (all, changed) = (allHTTPHeaderFields ?? [:], false)
