@@ -21,9 +21,7 @@ extension AsyncHTTPClientTransport {
     static func namingField(_ error: any Error, of outgoing: Outgoing) -> any Error {
         guard error is HTTPClientError else { return error }
         do {
-            for (name, value) in outgoing.request.allHTTPHeaderFields ?? [:] {
-                try InvalidHeaderField.checkSent(name: name, value: value)
-            }
+            try InvalidHeaderField.checkFields(of: outgoing.request)
         } catch let named {
             return named
         }

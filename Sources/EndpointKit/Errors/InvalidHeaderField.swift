@@ -51,14 +51,11 @@ public struct InvalidHeaderField: Error, Sendable, Equatable, CustomStringConver
     /// problem when one of `request`'s fields cannot be sent, before a transport sends it:
     /// libcurl would send a name with a line break, or a value with another control character
     /// (DEL, say), as it is. (Foundation drops a value with a line break itself.)
-    static func checkFields(of request: URLRequest) throws {
-        for (name, value) in request.allHTTPHeaderFields ?? [:] { try checkSent(name: name, value: value) }
-    }
-
-    /// ``checkFields(of:)`` for one field, for a transport that goes through the fields itself.
     /// SPI for EndpointKit's client packages.
-    @_spi(Transport) public static func checkSent(name: String, value: String) throws {
-        guard let problem = problem(name: name, value: value) else { return }
-        throw EndpointKitError.invalidRequest(endpoint: "URLRequest.allHTTPHeaderFields", underlying: problem)
+    @_spi(Transport) public static func checkFields(of request: URLRequest) throws {
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            guard let problem = problem(name: name, value: value) else { continue }
+            throw EndpointKitError.invalidRequest(endpoint: "URLRequest.allHTTPHeaderFields", underlying: problem)
+        }
     }
 }

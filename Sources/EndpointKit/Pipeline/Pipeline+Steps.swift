@@ -95,10 +95,14 @@ extension Pipeline {
         outgoing.request = request
         // A request is changed, so copied, only when it carries one. The names are compared
         // here: Foundation's lookup by name lowercases every field's name for each name asked.
-        guard let fields = outgoing.request.allHTTPHeaderFields else { return outgoing }
-        let framing = fields.keys.filter { HTTPToken.sameName($0, "Content-Length") || HTTPToken.sameName($0, "Transfer-Encoding") }
-        if !framing.isEmpty { outgoing.request.setFields(framing.map { ($0, nil) }) }
+        guard let fields = outgoing.request.allHTTPHeaderFields, fields.keys.contains(where: isFraming) else { return outgoing }
+        outgoing.request.allHTTPHeaderFields = fields.filter { !isFraming($0.key) }
         return outgoing
+    }
+
+    /// Whether `name` is `Content-Length` or `Transfer-Encoding`, in any case.
+    private static func isFraming(_ name: String) -> Bool {
+        HTTPToken.sameName(name, "Content-Length") || HTTPToken.sameName(name, "Transfer-Encoding")
     }
 
     /// Wraps a `DecodingError` with the type, URL, status and body it failed on. The request's
