@@ -32,6 +32,9 @@ import Foundation
 // --server URL                             loop, hammer, latency, openapi and allocations against a server out of this
 //                                          process (serving `json`, a small JSON, and `bytes`,
 //                                          1 MiB), instead of the in-process one
+// BENCH_LOOPS=N (hammer, paired)           each HTTPClient on a group of N event loops of its own, not the
+//                                          singleton group the in-process server shares (BENCH_CONNECTIONS:
+//                                          the pool's soft limit, 64; BENCH_TRACING=off: no tracer)
 
 let arguments = CommandLine.arguments
 if arguments.count == 5, arguments[1] == "memory-child", let url = URL(string: arguments[3]), let bytes = Int(arguments[4]) {
