@@ -7,10 +7,11 @@ import NIOHTTP1
 /// A response received through AsyncHTTPClient's delegate API: its head, then its body chunk
 /// by chunk (``next()``). A streamed body has back-pressure: the connection is not read while
 /// 256 KiB wait for the reader. A body read whole is gathered into one buffer as it comes, and
-/// ``next()`` wakes its reader once it is all there (or past its limit). ``head()`` returns as
-/// soon as the head is there, so that the caller makes its response from it while the event
-/// loop takes in the rest: one request after another, that work overlapped (about 11 % more
-/// requests a second at 1 in flight), where waking at the end left the loop idle meanwhile.
+/// ``next()`` wakes its reader once it is all there (or past its limit); ``head()`` then waits
+/// for the same moment, so that a caller wakes once a response, not for its head and again for
+/// its body (against a server in another process, fewer context switches and less CPU a
+/// request: see the client's Speed documentation). For a streamed body, ``head()`` returns as
+/// soon as the head is there.
 ///
 /// Every callback stores what it got and hands it to the caller if one waits, so the chunks
 /// that come with the head (all of a small body, usually) are there when the reader asks: no
@@ -22,56 +23,6 @@ import NIOHTTP1
 /// and the request is cancelled; past its time limit, a response is ended by ``TimeLimitWatch``.
 final class ResponseReceiver: HTTPClientResponseDelegate {
     typealias Response = Void
-
-    /// What the caller waits for.
-    fileprivate enum Waiter {
-        case head(UnsafeContinuation<HTTPResponseHead, any Error>)
-        case chunk(UnsafeContinuation<ByteBuffer?, any Error>)
-
-        /// Resumes the caller with `error`.
-        func fail(_ error: any Error) {
-            switch self {
-            case .head(let continuation): continuation.resume(throwing: error)
-            case .chunk(let continuation): continuation.resume(throwing: error)
-            }
-        }
-    }
-
-    fileprivate struct State {
-        var task: HTTPClient.Task<Void>?
-        var head: HTTPResponseHead?
-        /// The chunks not read yet, and their bytes.
-        var chunks = CircularBuffer<ByteBuffer>()
-        var buffered = 0
-        /// Completed when the reader has taken enough: the connection is read again.
-        var demand: EventLoopPromise<Void>?
-        /// `nil` while the response is arriving; then how it ended.
-        var ending: Result<Void, any Error>?
-        var waiter: Waiter?
-        /// When the reader began to wait for a chunk (uptime, nanoseconds).
-        var waitingSince: UInt64 = 0
-        /// The idle check due next, cancelled at the end.
-        var idleCheck: Scheduled<Void>?
-        /// Where the request's time limit is watched, while it is.
-        var limits: TimeLimitWatch?
-
-        /// The next chunk to give the reader, if there is one to give now: for a body read
-        /// whole up to `wholeLimit` bytes, only once the response has ended or more than that
-        /// came (the reader then wakes once, not for each chunk).
-        mutating func readyChunk(wholeLimit: Int?) -> ByteBuffer? {
-            if let limit = wholeLimit, ending == nil, buffered <= limit { return nil }
-            guard let chunk = chunks.popFirst() else { return nil }
-            buffered -= chunk.readableBytes
-            return chunk
-        }
-
-        /// The reader waiting for a chunk, and the chunk, once there is one to give it.
-        mutating func takeChunkWaiter(wholeLimit: Int?) -> (UnsafeContinuation<ByteBuffer?, any Error>, ByteBuffer)? {
-            guard case .chunk(let continuation) = waiter, let chunk = readyChunk(wholeLimit: wholeLimit) else { return nil }
-            waiter = nil
-            return (continuation, chunk)
-        }
-    }
 
     private let url: URL
     /// The longest a reader waits for the body's next bytes, if limited.
@@ -195,23 +146,26 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
 
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         if let idleLimit { checkIdle(after: idleLimit, on: task.eventLoop) }
-        let (waiter, limits) = state.withLock { state -> (UnsafeContinuation<HTTPResponseHead, any Error>?, TimeLimitWatch?) in
+        let declared = wholeLimit.flatMap { limit in head.headers.first(name: "Content-Length").flatMap(Int.init).map { $0 > limit } }
+        let (handed, limits) = state.withLock { state in
             state.head = head
+            state.declaresTooLong = declared ?? false
             // A streamed body's time limit ends at its head: the idle limit takes over.
             let limits = idleLimit == nil ? nil : state.limits.take()
-            guard case .head(let continuation) = state.waiter else { return (nil, limits) }
-            state.waiter = nil
-            return (continuation, limits)
+            return (state.takeHeadWaiter(wholeLimit: wholeLimit), limits)
         }
         limits?.drop(self)
-        waiter?.resume(returning: head)
+        handed.map { $0.0.resume(returning: $0.1) }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        typealias Outcome = (handed: (UnsafeContinuation<ByteBuffer?, any Error>, ByteBuffer)?, demand: EventLoopFuture<Void>?)
+        typealias Outcome = (
+            handed: (UnsafeContinuation<ByteBuffer?, any Error>, ByteBuffer)?,
+            head: (UnsafeContinuation<HTTPResponseHead, any Error>, HTTPResponseHead)?, demand: EventLoopFuture<Void>?
+        )
         let outcome = state.withLock { state -> Outcome in
-            guard state.ending == nil else { return (nil, nil) }
+            guard state.ending == nil else { return (nil, nil, nil) }
             // A body read whole is gathered into one buffer as it comes, as AsyncHTTPClient's
             // own accumulator does: the event loop's read buffer is then free for the next
             // read at once, where holding each chunk until the reader merges them made every
@@ -224,14 +178,17 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
                 state.chunks.append(buffer)
             }
             state.buffered += buffer.readableBytes
-            // A waiting reader gets the chunk; a body read whole only once past its limit, to be refused.
-            if let handed = state.takeChunkWaiter(wholeLimit: wholeLimit) { return (handed, nil) }
-            guard wholeLimit == nil, state.buffered >= Self.highWater else { return (nil, nil) }
+            // A waiting reader gets the chunk; a body read whole (and its head) only once past
+            // its limit, to be refused.
+            if let handed = state.takeChunkWaiter(wholeLimit: wholeLimit) { return (handed, nil, nil) }
+            if let head = state.takeHeadWaiter(wholeLimit: wholeLimit) { return (nil, head, nil) }
+            guard wholeLimit == nil, state.buffered >= Self.highWater else { return (nil, nil, nil) }
             let demand = task.eventLoop.makePromise(of: Void.self)
             state.demand = demand
-            return (nil, demand.futureResult)
+            return (nil, nil, demand.futureResult)
         }
         outcome.handed.map { $0.0.resume(returning: $0.1) }
+        outcome.head.map { $0.0.resume(returning: $0.1) }
         return outcome.demand ?? task.eventLoop.makeSucceededVoidFuture()
     }
 
@@ -248,25 +205,28 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     private func end(_ ending: Result<Void, any Error>, cancelling: Bool = false) {
         typealias Outcome = (
             handed: (UnsafeContinuation<ByteBuffer?, any Error>, ByteBuffer)?, waiter: Waiter?, demand: EventLoopPromise<Void>?,
-            task: HTTPClient.Task<Void>?, limits: TimeLimitWatch?
+            task: HTTPClient.Task<Void>?, limits: TimeLimitWatch?, headed: (UnsafeContinuation<HTTPResponseHead, any Error>, HTTPResponseHead)?
         )
-        let (handed, waiter, demand, task, limits) = state.withLock { state -> Outcome in
-            guard state.ending == nil else { return (nil, nil, nil, nil, nil) }
+        let (handed, waiter, demand, task, limits, headed) = state.withLock { state -> Outcome in
+            guard state.ending == nil else { return (nil, nil, nil, nil, nil, nil) }
             state.ending = ending
             state.idleCheck?.cancel()
             state.idleCheck = nil
             if cancelling { state.chunks.removeAll() }
-            // A reader waiting for a body read whole gets what came first, then how it ended.
+            // A reader waiting for a body read whole gets what came first, then how it ended;
+            // one waiting for the head gets it (unless cancelled), and the body after it.
             let handed = state.takeChunkWaiter(wholeLimit: wholeLimit)
+            let headed = cancelling ? nil : state.takeHeadWaiter(wholeLimit: wholeLimit)
             // The task holds this receiver until it completes: no cycle left behind.
             defer { (state.waiter, state.demand, state.task) = (nil, nil, nil) }
-            return (handed, state.waiter, state.demand, state.task, state.limits.take())
+            return (handed, state.waiter, state.demand, state.task, state.limits.take(), headed)
         }
         limits?.drop(self)
         // A promise must be completed; a cancelled task's end then finds the response ended.
         demand?.succeed(())
         if cancelling { task?.cancel() }
         handed.map { $0.0.resume(returning: $0.1) }
+        headed.map { $0.0.resume(returning: $0.1) }
         switch (waiter, ending) {
         case (nil, _): break
         case (let waiter?, .failure(let error)): waiter.fail(error)
