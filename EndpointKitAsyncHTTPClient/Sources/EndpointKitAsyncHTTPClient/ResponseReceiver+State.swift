@@ -18,6 +18,12 @@ extension ResponseReceiver {
         }
     }
 
+    /// A head handed to the reader that waits for it.
+    typealias HandedHead = (UnsafeContinuation<HTTPResponseHead, any Error>, HTTPResponseHead)
+    /// A chunk handed to the reader that waits for it.
+    typealias HandedChunk = (UnsafeContinuation<ByteBuffer?, any Error>, ByteBuffer)
+
+    /// What has come of the response, and who waits for it.
     struct State {
         var task: HTTPClient.Task<Void>?
         var head: HTTPResponseHead?
@@ -59,7 +65,7 @@ extension ResponseReceiver {
         /// The reader waiting for the head, and the head, once it is to be handed over: at once
         /// for a streamed body, or one declared longer than it may be; for a body read whole,
         /// with the body (one wake-up, not two).
-        mutating func takeHeadWaiter(wholeLimit: Int?) -> (UnsafeContinuation<HTTPResponseHead, any Error>, HTTPResponseHead)? {
+        mutating func takeHeadWaiter(wholeLimit: Int?) -> HandedHead? {
             guard case .head(let continuation) = waiter, let head, declaresTooLong || !withholds(wholeLimit: wholeLimit) else {
                 return nil
             }
@@ -68,7 +74,7 @@ extension ResponseReceiver {
         }
 
         /// The reader waiting for a chunk, and the chunk, once there is one to give it.
-        mutating func takeChunkWaiter(wholeLimit: Int?) -> (UnsafeContinuation<ByteBuffer?, any Error>, ByteBuffer)? {
+        mutating func takeChunkWaiter(wholeLimit: Int?) -> HandedChunk? {
             guard case .chunk(let continuation) = waiter, let chunk = readyChunk(wholeLimit: wholeLimit) else { return nil }
             waiter = nil
             return (continuation, chunk)

@@ -80,7 +80,8 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
         task.futureResult.whenFailure { [self] error in end(.failure(error)) }
     }
 
-    /// The response's head, as soon as it has come; its body follows with ``next()``.
+    /// The response's head: as soon as it has come for a streamed body, with the body for one
+    /// read whole (see the type's documentation); its body follows with ``next()``.
     nonisolated(nonsending) func head() async throws -> HTTPResponseHead {
         try await wait(Waiter.head) { state in
             if let head = state.head { return .success(head) }
@@ -160,10 +161,7 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        typealias Outcome = (
-            handed: (UnsafeContinuation<ByteBuffer?, any Error>, ByteBuffer)?,
-            head: (UnsafeContinuation<HTTPResponseHead, any Error>, HTTPResponseHead)?, demand: EventLoopFuture<Void>?
-        )
+        typealias Outcome = (handed: HandedChunk?, head: HandedHead?, demand: EventLoopFuture<Void>?)
         let outcome = state.withLock { state -> Outcome in
             guard state.ending == nil else { return (nil, nil, nil) }
             // A body read whole is gathered into one buffer as it comes, as AsyncHTTPClient's
@@ -204,8 +202,8 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
     /// `cancelling`, also drops the unread chunks and cancels the request.
     private func end(_ ending: Result<Void, any Error>, cancelling: Bool = false) {
         typealias Outcome = (
-            handed: (UnsafeContinuation<ByteBuffer?, any Error>, ByteBuffer)?, waiter: Waiter?, demand: EventLoopPromise<Void>?,
-            task: HTTPClient.Task<Void>?, limits: TimeLimitWatch?, headed: (UnsafeContinuation<HTTPResponseHead, any Error>, HTTPResponseHead)?
+            handed: HandedChunk?, waiter: Waiter?, demand: EventLoopPromise<Void>?, task: HTTPClient.Task<Void>?,
+            limits: TimeLimitWatch?, headed: HandedHead?
         )
         let (handed, waiter, demand, task, limits, headed) = state.withLock { state -> Outcome in
             guard state.ending == nil else { return (nil, nil, nil, nil, nil, nil) }
