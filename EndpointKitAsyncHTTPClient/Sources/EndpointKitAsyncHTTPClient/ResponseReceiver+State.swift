@@ -41,9 +41,6 @@ extension ResponseReceiver {
         var idleCheck: Scheduled<Void>?
         /// Where the request's time limit is watched, while it is.
         var limits: TimeLimitWatch?
-        /// Whether the head declares a longer body than one read whole may have: the head is
-        /// then handed over at once, to be refused before the body comes.
-        var declaresTooLong = false
 
         /// The next chunk to give the reader, if there is one to give now: for a body read
         /// whole up to `wholeLimit` bytes, only once the response has ended or more than that
@@ -63,12 +60,10 @@ extension ResponseReceiver {
         }
 
         /// The reader waiting for the head, and the head, once it is to be handed over: at once
-        /// for a streamed body, or one declared longer than it may be; for a body read whole,
-        /// with the body (one wake-up, not two).
+        /// for a streamed body (`wholeLimit` `nil`); for a body read whole, with the body (one
+        /// wake-up, not two).
         mutating func takeHeadWaiter(wholeLimit: Int?) -> HandedHead? {
-            guard case .head(let continuation) = waiter, let head, declaresTooLong || !withholds(wholeLimit: wholeLimit) else {
-                return nil
-            }
+            guard case .head(let continuation) = waiter, let head, !withholds(wholeLimit: wholeLimit) else { return nil }
             waiter = nil
             return (continuation, head)
         }

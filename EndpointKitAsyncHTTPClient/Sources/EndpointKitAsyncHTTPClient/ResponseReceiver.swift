@@ -80,8 +80,9 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
         task.futureResult.whenFailure { [self] error in end(.failure(error)) }
     }
 
-    /// The response's head: as soon as it has come for a streamed body, with the body for one
-    /// read whole (see the type's documentation); its body follows with ``next()``.
+    /// The response's head, as soon as it has come; a reader already waiting for the head of a
+    /// body read whole is woken with the body (see the type's documentation). Its body follows
+    /// with ``next()``.
     nonisolated(nonsending) func head() async throws -> HTTPResponseHead {
         try await wait(Waiter.head) { state in
             if let head = state.head { return .success(head) }
@@ -147,13 +148,17 @@ final class ResponseReceiver: HTTPClientResponseDelegate {
 
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         if let idleLimit { checkIdle(after: idleLimit, on: task.eventLoop) }
-        let declared = wholeLimit.flatMap { limit in head.headers.first(name: "Content-Length").flatMap(Int.init).map { $0 > limit } }
+        // A head that declares a longer body than one read whole may have is handed over at
+        // once, as a streamed body's is, to be refused before the body comes. (Only a reader
+        // waiting now can be held back: one that asks later gets the head at once.)
+        let holdLimit = wholeLimit.flatMap { limit in
+            (head.headers.first(name: "Content-Length").flatMap(Int.init) ?? 0) > limit ? nil : limit
+        }
         let (handed, limits) = state.withLock { state in
             state.head = head
-            state.declaresTooLong = declared ?? false
             // A streamed body's time limit ends at its head: the idle limit takes over.
             let limits = idleLimit == nil ? nil : state.limits.take()
-            return (state.takeHeadWaiter(wholeLimit: wholeLimit), limits)
+            return (state.takeHeadWaiter(wholeLimit: holdLimit), limits)
         }
         limits?.drop(self)
         handed.map { $0.0.resume(returning: $0.1) }
